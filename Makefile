@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# FPGA accelerator suite: kernel modules (DKMS), user tools, kselftests and
+# the VM test loop.  "make help" lists the targets.
+
+PACKAGE_NAME := $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' dkms.conf)
+PACKAGE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+
+# Target kernel: the running kernel if its build dir exists, else the newest
+# one installed.  KERNELRELEASE is what DKMS passes.
+KVER ?= $(or $(KERNELRELEASE),$(shell \
+	if [ -d /lib/modules/$$(uname -r)/build ]; then uname -r; \
+	else ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1 | \
+		cut -d/ -f4; fi))
+KDIR ?= /lib/modules/$(KVER)/build
+VMLINUZ ?= /boot/vmlinuz-$(KVER)
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+BUILD := $(CURDIR)/build
+CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/fpga-suite
+
+# The CONFIG_ options our Kconfig enables for this kernel
+KCONFIG_OPTS = $(shell scripts/kconfig-defaults Kconfig $(KDIR)/include/config/auto.conf)
+KBUILD = $(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(KCONFIG_OPTS)
+
+VM_TIMEOUT ?= 480
+# Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
+VM_TESTS ?=
+
+.PHONY: print-kver check-run-all all help modules modules-check clean-modules user selftests \
+	harness-module install dkms-install deps check check-run \
+	check-harness lint demo vm initramfs clean
+
+all: modules user selftests
+
+help:
+	@echo "make demo          build, boot the VM and show the suite at work"
+	@echo "make check         install deps, lint, build, run all tests in the VM"
+	@echo "make modules       build the kernel modules (KVER=, KDIR=)"
+	@echo "make user          build fpgactl and its library"
+	@echo "make selftests     build the kselftests"
+	@echo "make install       install tools, headers, udev rule (DESTDIR=, PREFIX=)"
+	@echo "make dkms-install  register, build and install the modules with DKMS"
+	@echo "make vm            interactive shell in the VM with everything loaded"
+	@echo "make deps          install the Debian packages the suite needs"
+	@echo "VM_TESTS=fpga:sim_test make check-run   run some tests only"
+
+modules:
+	$(KBUILD) modules
+
+# W=1, warnings as errors, sparse: any diagnostic fails the build
+modules-check: clean-modules
+	@$(KBUILD) W=1 C=1 KCFLAGS=-Werror modules 2>&1 | tee $(BUILD)/modules-check.log
+	@if grep -E 'warning:|error:' $(BUILD)/modules-check.log; then \
+		echo "modules-check: diagnostics above"; exit 1; fi
+
+clean-modules:
+	@mkdir -p $(BUILD)
+	$(KBUILD) clean >/dev/null
+
+user:
+	@if [ -f user/Makefile ]; then $(MAKE) -C user; fi
+
+selftests:
+	$(MAKE) -C selftests
+
+harness-module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/harness/warn_module modules
+
+install:
+	@if [ -f user/Makefile ]; then \
+		$(MAKE) -C user install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX); fi
+	install -D -m 0644 udev/60-fpga-suite.rules \
+		$(DESTDIR)/lib/udev/rules.d/60-fpga-suite.rules
+
+dkms-install:
+	scripts/dkms-install.sh $(KVER)
+
+deps:
+	scripts/deps.sh
+
+lint:
+	scripts/checkpatch.sh
+	$(MAKE) modules-check
+
+initramfs: selftests harness-module user
+	rm -rf $(BUILD)/stage
+	$(MAKE) -C selftests install INSTALL_PATH=$(BUILD)/stage/ksft
+	@if [ -f user/Makefile ]; then \
+		$(MAKE) -C user install DESTDIR=$(BUILD)/stage PREFIX=/usr; fi
+	install -D -m 0755 scripts/vm/demo.sh $(BUILD)/stage/usr/share/fpga-suite/demo.sh
+	scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs.cpio $(BUILD)/stage
+
+# Everything, on a fresh machine: deps, lint, build, DKMS, VM, self-checks
+check:
+	@scripts/deps.sh --check >/dev/null || scripts/deps.sh
+	@$(MAKE) --no-print-directory check-run-all
+
+check-run-all:
+	@scripts/check.sh
+
+# The VM part only, on what is built and installed already
+check-run: initramfs
+	scripts/vm/run-vm --kernel $(VMLINUZ) --initrd $(BUILD)/initramfs.cpio \
+		--log-dir $(BUILD)/logs --timeout $(VM_TIMEOUT) --tests "$(VM_TESTS)"
+
+demo:
+	@scripts/deps.sh --check >/dev/null || scripts/deps.sh
+	@$(MAKE) --no-print-directory modules user dkms-install initramfs
+	scripts/vm/run-vm --mode demo --kernel $(VMLINUZ) \
+		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name demo
+
+vm: initramfs
+	scripts/vm/run-vm --mode shell --kernel $(VMLINUZ) \
+		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name shell
+
+clean: clean-modules
+	$(MAKE) -C selftests clean
+	@if [ -f user/Makefile ]; then $(MAKE) -C user clean; fi
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/harness/warn_module clean
+	rm -rf $(BUILD)
+
+print-kver:
+	@echo $(KVER)

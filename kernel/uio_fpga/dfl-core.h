@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fpga_dfl: the DFL enumeration core and the fpga_dfl bus.
+ *
+ * A card driver (PCI glue or the simulated card) describes its MMIO window
+ * in a struct fpga_dfl_card_info and calls fpga_dfl_card_add().  The core
+ * walks the Device Feature List found there and registers one device per
+ * FIU (FME or port) on the fpga_dfl bus, carrying its private features and
+ * its AFU.  Feature drivers (port, FME, uio_fpga) bind to those devices.
+ */
+#ifndef _FPGA_DFL_CORE_H
+#define _FPGA_DFL_CORE_H
+
+#include <linux/device.h>
+#include <linux/mod_devicetable.h>
+#include <linux/types.h>
+
+#include "dfl-regs.h"
+
+#define FPGA_DFL_MODALIAS_FMT	"fpga_dfl:t%04Xf%04X"
+
+/**
+ * struct fpga_dfl_card_info - what a card driver tells the core
+ * @parent:	the card's device; it performs DMA for the card's ports
+ * @ioaddr:	kernel mapping of the MMIO window holding the DFL
+ * @start:	physical address of the window (for user mmap)
+ * @len:	length of the window in bytes
+ * @cacheable:	the window is ordinary memory, to be mapped cacheable
+ * @irqs:	Linux irq number of each interrupt vector of the card
+ * @num_irqs:	number of entries in @irqs
+ */
+struct fpga_dfl_card_info {
+	struct device *parent;
+	void __iomem *ioaddr;
+	phys_addr_t start;
+	resource_size_t len;
+	bool cacheable;
+	const int *irqs;
+	unsigned int num_irqs;
+};
+
+/**
+ * struct fpga_dfl_feature - one private feature or the AFU of a FIU
+ * @id:		feature id (DFH bits 11:0)
+ * @type:	DFH type
+ * @dfh_version: 0 or 1
+ * @revision:	DFH revision
+ * @ioaddr:	kernel mapping of the feature's registers
+ * @start:	physical address of the registers
+ * @size:	size of the register block
+ * @irq_count:	number of interrupts the feature has (0 if none)
+ * @irqs:	their Linux irq numbers
+ */
+struct fpga_dfl_feature {
+	u16 id;
+	u8 type;
+	u8 dfh_version;
+	u8 revision;
+	void __iomem *ioaddr;
+	phys_addr_t start;
+	resource_size_t size;
+	unsigned int irq_count;
+	int *irqs;
+};
+
+/**
+ * struct fpga_dfl_device - an FME or a port on the fpga_dfl bus
+ * @dev:	the device; released when the last reference is dropped
+ * @fiu_id:	DFH_ID_FIU_FME or DFH_ID_FIU_PORT
+ * @id:		FME: card number; port: system-wide port number
+ * @port_num:	port: index of the port on its card
+ * @card_id:	number of the card the FIU belongs to
+ * @dma_dev:	the device that performs DMA for this FIU (the card)
+ * @cacheable:	registers are ordinary memory (simulated card)
+ * @hdr:	the FIU header registers
+ * @features:	private features, in list order
+ * @num_features: number of entries in @features
+ * @afu:	the AFU behind a port (size 0 if there is none)
+ * @afu_guid_l: low 64 bits of the AFU's GUID
+ * @afu_guid_h: high 64 bits of the AFU's GUID
+ * @driver_override: name of the only driver allowed to bind, or NULL
+ *
+ * Everything here describes hardware: it must not be touched after the
+ * bound driver's remove() has returned, because the card may be gone.
+ */
+struct fpga_dfl_device {
+	struct device dev;
+	u16 fiu_id;
+	int id;
+	unsigned int port_num;
+	int card_id;
+	struct device *dma_dev;
+	bool cacheable;
+	struct fpga_dfl_feature hdr;
+	struct fpga_dfl_feature *features;
+	unsigned int num_features;
+	struct fpga_dfl_feature afu;
+	u64 afu_guid_l;
+	u64 afu_guid_h;
+	const char *driver_override;
+};
+
+#define to_fpga_dfl_device(d) container_of(d, struct fpga_dfl_device, dev)
+
+/**
+ * struct fpga_dfl_device_id - what a feature driver binds to
+ * @type:	DFH type (DFH_TYPE_FIU)
+ * @fiu_id:	DFH_ID_FIU_FME or DFH_ID_FIU_PORT
+ */
+struct fpga_dfl_device_id {
+	u16 type;
+	u16 fiu_id;
+};
+
+struct fpga_dfl_driver {
+	struct device_driver drv;
+	const struct fpga_dfl_device_id *id_table;
+	int (*probe)(struct fpga_dfl_device *fdev);
+	void (*remove)(struct fpga_dfl_device *fdev);
+};
+
+#define to_fpga_dfl_driver(d) container_of(d, struct fpga_dfl_driver, drv)
+
+struct fpga_dfl_card;
+
+struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info);
+void fpga_dfl_card_remove(struct fpga_dfl_card *card);
+int fpga_dfl_card_id(const struct fpga_dfl_card *card);
+
+struct fpga_dfl_feature *
+fpga_dfl_find_feature(struct fpga_dfl_device *fdev, u16 id);
+
+int __fpga_dfl_driver_register(struct fpga_dfl_driver *drv,
+			       struct module *owner);
+void fpga_dfl_driver_unregister(struct fpga_dfl_driver *drv);
+
+#define fpga_dfl_driver_register(drv) \
+	__fpga_dfl_driver_register(drv, THIS_MODULE)
+
+#define module_fpga_dfl_driver(__drv) \
+	module_driver(__drv, fpga_dfl_driver_register, \
+		      fpga_dfl_driver_unregister)
+
+extern struct bus_type fpga_dfl_bus_type;
+
+#endif /* _FPGA_DFL_CORE_H */

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Register map of a Device Feature List card (FME, port, private features)
+ * and of the NLB0 loopback AFU.  Shared by the drivers and by the simulated
+ * card, which implements the same map.
+ */
+#ifndef _FPGA_DFL_REGS_H
+#define _FPGA_DFL_REGS_H
+
+#include <linux/bits.h>
+#include <linux/sizes.h>
+
+/* Device Feature Header, at offset 0 of every feature */
+#define DFH				0x0
+#define DFH_ID				GENMASK_ULL(11, 0)
+#define DFH_REVISION			GENMASK_ULL(15, 12)
+#define DFH_NEXT			GENMASK_ULL(39, 16)
+#define DFH_EOL				BIT_ULL(40)
+#define DFH_VERSION			GENMASK_ULL(59, 52)
+#define DFH_TYPE			GENMASK_ULL(63, 60)
+
+#define DFH_TYPE_AFU			1
+#define DFH_TYPE_PRIVATE		3
+#define DFH_TYPE_FIU			4
+#define DFH_TYPE_INTERFACE		5
+
+#define DFH_ID_FIU_FME			0
+#define DFH_ID_FIU_PORT			1
+
+/* FIU and AFU headers */
+#define DFH_GUID_L			0x8
+#define DFH_GUID_H			0x10
+#define FIU_NEXT_AFU			0x18
+#define FIU_NEXT_AFU_OFFSET		GENMASK_ULL(23, 0)
+#define FIU_HDR_SIZE			0x50
+
+/* DFHv1 extension */
+#define DFHV1_CSR_ADDR			0x18
+#define DFHV1_CSR_ADDR_REL		BIT_ULL(0)	/* 1: relative to DFH */
+#define DFHV1_CSR_ADDR_MASK		GENMASK_ULL(63, 1)
+#define DFHV1_CSR_SIZE_GRP		0x20
+#define DFHV1_CSR_SIZE			GENMASK_ULL(63, 32)
+#define DFHV1_HAS_PARAMS		BIT_ULL(31)
+#define DFHV1_PARAM_HDR			0x28
+#define DFHV1_PARAM_ID			GENMASK_ULL(15, 0)
+#define DFHV1_PARAM_VERSION		GENMASK_ULL(31, 16)
+#define DFHV1_PARAM_EOP			BIT_ULL(32)
+#define DFHV1_PARAM_NEXT		GENMASK_ULL(63, 35)	/* in 8-byte words */
+#define DFHV1_PARAM_DATA		0x8
+#define DFHV1_PARAM_ID_MSIX		1
+#define DFHV1_PARAM_MSIX_START		GENMASK_ULL(31, 0)
+#define DFHV1_PARAM_MSIX_COUNT		GENMASK_ULL(63, 32)
+
+/* A private feature whose next offset is 0 is given this size */
+#define DFL_DEFAULT_FEATURE_SIZE	SZ_4K
+
+/* FME header */
+#define FME_HDR_CAP			0x30
+#define FME_CAP_FABRIC_VERID		GENMASK_ULL(7, 0)
+#define FME_CAP_SOCKET_ID		BIT_ULL(8)
+#define FME_CAP_NUM_PORTS		GENMASK_ULL(19, 17)
+#define FME_CAP_ADDR_WIDTH		GENMASK_ULL(29, 24)
+#define FME_CAP_CACHE_SIZE		GENMASK_ULL(43, 32)
+#define FME_HDR_PORT_OFST(n)		(0x38 + (n) * 0x8)
+#define FME_PORT_OFST_DFH		GENMASK_ULL(23, 0)
+#define FME_PORT_OFST_BAR		GENMASK_ULL(34, 32)
+#define FME_PORT_OFST_ACC_VF		BIT_ULL(55)
+#define FME_PORT_OFST_IMP		BIT_ULL(60)
+#define FME_HDR_BITSTREAM_ID		0x60
+#define FME_HDR_BITSTREAM_MD		0x68
+#define FME_MAX_PORTS			4
+
+/* FME private features */
+#define FME_FEATURE_ID_GLOBAL_IPERF	0x3
+#define FME_FEATURE_ID_GLOBAL_ERR	0x4
+
+/* Port header */
+#define PORT_HDR_CAP			0x30
+#define PORT_CAP_PORT_NUM		GENMASK_ULL(1, 0)
+#define PORT_CAP_MMIO_SIZE		GENMASK_ULL(23, 8)	/* KiB */
+#define PORT_CAP_SUPP_INT_NUM		GENMASK_ULL(35, 32)
+#define PORT_HDR_CTRL			0x38
+#define PORT_CTRL_SFTRST		BIT_ULL(0)
+#define PORT_CTRL_LATENCY		BIT_ULL(2)
+#define PORT_CTRL_SFTRST_ACK		BIT_ULL(4)
+#define PORT_HDR_STS			0x40
+#define PORT_STS_PWR_STATE		GENMASK_ULL(11, 8)
+#define PORT_STS_AP1_EVT		BIT_ULL(12)
+#define PORT_STS_AP2_EVT		BIT_ULL(13)
+
+/* Port private features */
+#define PORT_FEATURE_ID_ERROR		0x10
+#define PORT_FEATURE_ID_UMSG		0x11
+#define PORT_FEATURE_ID_UINT		0x12
+#define PORT_FEATURE_ID_STP		0x13
+
+#define PORT_ERROR_MASK			0x08
+#define PORT_ERROR			0x10
+#define PORT_FIRST_ERROR		0x18
+#define PORT_MALFORMED_REQ0		0x20
+#define PORT_MALFORMED_REQ1		0x28
+#define PORT_ERROR_CAP			0x38
+#define PORT_ERROR_CAP_SUPP_INT		BIT_ULL(0)
+#define PORT_ERROR_CAP_INT_VECT		GENMASK_ULL(12, 1)
+
+#define PORT_UINT_CAP			0x08
+#define PORT_UINT_CAP_INT_NUM		GENMASK_ULL(11, 0)
+#define PORT_UINT_CAP_FST_VECT		GENMASK_ULL(23, 12)
+
+/* NLB0 loopback AFU (OPAE hello_fpga CSR map) */
+#define NLB0_AFU_GUID_H			0xd8424dc4a4a3c413ULL
+#define NLB0_AFU_GUID_L			0xf89e433683f9040bULL
+#define NLB_DSM_BASEL			0x110
+#define NLB_DSM_BASEH			0x114
+#define NLB_SRC_ADDR			0x120	/* cache-line address */
+#define NLB_DST_ADDR			0x128	/* cache-line address */
+#define NLB_NUM_LINES			0x130
+#define NLB_CTL				0x138
+#define NLB_CTL_RESET_N			BIT(0)
+#define NLB_CTL_START			BIT(1)
+#define NLB_CTL_STOP			BIT(2)
+#define NLB_CFG				0x140
+#define NLB_STATUS1			0x168
+#define NLB_DSM_STATUS			0x40	/* in the DSM: bit 0 = done */
+#define NLB_DSM_SIZE			SZ_4K
+#define NLB_CACHE_LINE			64
+
+#endif /* _FPGA_DFL_REGS_H */

@@ -1,0 +1,19 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# checkpatch.pl (from Debian's linux-source-6.1) over every kernel source
+# of the suite: any error, warning or check fails.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+src=$("$top/scripts/linux-source.sh")
+files=$(cd "$top" && find kernel selftests/harness/warn_module \
+	-name '*.[ch]' ! -name '*.mod.c' | sort)
+# shellcheck disable=SC2086
+out=$(cd "$top" && perl "$src/scripts/checkpatch.pl" --no-tree --strict \
+	--terse --show-types -f $files 2>&1 | grep -v '^total: ' || true)
+if [ -n "$out" ]; then
+	echo "$out"
+	echo "checkpatch: findings above"
+	exit 1
+fi
+echo "checkpatch: $(echo "$files" | wc -l) files clean"

@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install the Debian packages the suite needs, from Debian's archive only.
+# Idempotent: packages already installed are left alone, and apt is not
+# touched at all when nothing is missing.
+#
+# usage: deps.sh [--check]   (--check: exit 1 if something is missing)
+set -eu
+
+PACKAGES="
+	linux-headers-amd64 linux-image-amd64 linux-source-6.1 linux-perf
+	build-essential pkg-config bc flex bison libelf-dev libssl-dev
+	kmod dkms sparse cpio rsync python3
+	qemu-system-x86 busybox-static
+	libnl-3-dev libnl-genl-3-dev libdrm-dev libjson-c-dev
+	systemtap-sdt-dev
+"
+
+missing=""
+for p in $PACKAGES; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$status" in
+	*" installed") ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+
+if [ -z "$missing" ]; then
+	[ "${1:-}" = --check ] || echo "deps: all packages present"
+	exit 0
+fi
+if [ "${1:-}" = --check ]; then
+	echo "deps: missing:$missing"
+	exit 1
+fi
+
+echo "deps: installing:$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	SUDO=sudo
+else
+	SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing

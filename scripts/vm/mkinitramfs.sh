@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build the test VM's initramfs: busybox-static, the real kmod tools, the
+# subset of Debian's module tree our modules need (resolved from
+# modules.dep, with our DKMS-installed modules in updates/dkms), perf from
+# linux-perf, our user tools and the installed kselftests.  Every binary
+# comes with the shared libraries ldd lists.
+#
+# usage: mkinitramfs.sh KVER OUTPUT STAGE_DIR...
+#   each STAGE_DIR is copied over the root (e.g. a DESTDIR of make install)
+set -eu
+
+[ $# -ge 2 ] || { echo "usage: $0 KVER OUTPUT [STAGE_DIR...]" >&2; exit 2; }
+kver=$1
+out=$2
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+moddir=/lib/modules/$kver
+
+# Debian modules the tests use directly, besides what ours depend on.
+EXTRA_MODULES="uio drm drm_shmem_helper vgem configfs"
+
+[ -d "$moddir" ] || { echo "$0: $moddir missing (make deps)" >&2; exit 1; }
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/bin "$root"/sbin "$root"/usr/bin "$root"/usr/sbin \
+	"$root"/lib "$root"/lib64 "$root"/proc "$root"/sys "$root"/dev \
+	"$root"/tmp "$root"/run "$root"/etc "$root"/root "$root"/var/tmp \
+	"$root"/usr/share/fpga-suite
+
+cp /bin/busybox "$root"/bin/busybox
+# Relative links, so that nothing on the host is reachable through them.
+for applet in $(/bin/busybox --list-full); do
+	[ -e "$root/$applet" ] ||
+		ln -s "$(echo "$applet" | sed 's|[^/]*/|../|g; s|[^/]*$||')bin/busybox" \
+			"$root/$applet"
+done
+
+# Copy the shared libraries an ELF file needs, at their own paths.
+copy_libs()
+{
+	ldd "$1" 2>/dev/null | awk '/=> \// { print $3 } /^\t\// { print $1 }' |
+	while read -r lib; do
+		if [ ! -e "$root$lib" ]; then
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		fi
+	done
+}
+
+copy_elf()
+{
+	mkdir -p "$root$(dirname "$1")"
+	cp -L --remove-destination "$1" "$root$1"
+	copy_libs "$1"
+}
+
+copy_elf /usr/bin/kmod
+for tool in modprobe insmod rmmod lsmod depmod modinfo; do
+	ln -sf ../usr/bin/kmod "$root/sbin/$tool"
+	rm -f "$root/usr/sbin/$tool" "$root/bin/$tool" "$root/usr/bin/$tool"
+done
+perf=$(readlink -f /usr/bin/perf)
+copy_elf "$perf"
+[ "$perf" = /usr/bin/perf ] || ln -sf "$(basename "$perf")" "$root/usr/bin/perf"
+
+# Modules: ours from the DKMS install path, and the closure of their
+# dependencies and of EXTRA_MODULES in Debian's tree.
+mkdir -p "$root$moddir"
+cp "$moddir"/modules.order "$moddir"/modules.builtin \
+	"$moddir"/modules.builtin.modinfo "$root$moddir"/
+ours=""
+if [ -d "$moddir/updates/dkms" ]; then
+	ours=$(find "$moddir/updates/dkms" -name '*.ko*' -exec basename {} \; |
+		sed 's/\.ko.*//')
+fi
+for mod in $ours $EXTRA_MODULES; do
+	modprobe -S "$kver" --show-depends "$mod" 2>/dev/null |
+		awk '$1 == "insmod" { print $2 }'
+done | sort -u | while read -r ko; do
+	mkdir -p "$root$(dirname "$ko")"
+	cp "$ko" "$root$ko"
+done
+
+# Our tools, libraries, tests (each stage dir laid over the root).
+for stage in "$@"; do
+	[ -d "$stage" ] || continue
+	# --remove-destination: never write through a busybox symlink
+	cp -a --remove-destination "$stage"/. "$root"/
+	find "$stage" -type f -perm -u+x | while read -r f; do
+		if head -c 4 "$f" | grep -q ELF; then
+			copy_libs "$f"
+		fi
+	done
+done
+
+cp --remove-destination "$here"/init "$root"/init
+cp --remove-destination "$here"/timeout "$root"/usr/bin/timeout
+chmod +x "$root"/init "$root"/usr/bin/timeout
+
+(cd "$root" && find . | cpio -o -H newc --quiet) > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "initramfs: $out ($(du -h "$out" | cut -f1))"

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The simulated card: new_device / del_device, enumeration of its DFL into
+ * an FME and ports on the fpga_dfl bus, and the bus's sysfs ABI.
+ */
+#include <limits.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "sysfs_util.h"
+
+#define SIM_BUS		"/sys/bus/fpga_sim"
+#define DFL_DEVICES	"/sys/bus/fpga_dfl/devices"
+
+/* Children of card @id whose name starts with @prefix */
+static int card_children(unsigned int id, const char *prefix)
+{
+	char dir[128];
+
+	snprintf(dir, sizeof(dir), SIM_BUS "/devices/fpga_sim%u", id);
+	return count_entries(dir, prefix);
+}
+
+/* Path of the first child of card @id named @prefix* into @out */
+static int card_child(unsigned int id, const char *prefix, char *out,
+		      size_t size)
+{
+	char dir[128];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), SIM_BUS "/devices/fpga_sim%u", id);
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!strncmp(de->d_name, prefix, strlen(prefix))) {
+			snprintf(out, size, "%s/%s", dir, de->d_name);
+			closedir(d);
+			return 0;
+		}
+	}
+	closedir(d);
+	return -ENOENT;
+}
+
+static int sim_add(unsigned int id, unsigned int ports)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%u %u", id, ports);
+	return sysfs_write(SIM_BUS "/new_device", buf);
+}
+
+static int sim_del(unsigned int id)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%u", id);
+	return sysfs_write(SIM_BUS "/del_device", buf);
+}
+
+FIXTURE(sim) {
+	unsigned int id;
+};
+
+FIXTURE_SETUP(sim)
+{
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim"));
+	srand(time(NULL) ^ getpid());
+	self->id = 1000 + rand() % 1000;
+}
+
+FIXTURE_TEARDOWN(sim)
+{
+	for (unsigned int i = 0; i < 4; i++)
+		sim_del(self->id + i);
+	run_cmd("modprobe -r fpga_sim fpga_dfl");
+}
+
+TEST_F(sim, card_enumerates_fme_and_ports)
+{
+	char path[512], buf[128];
+
+	ASSERT_EQ(0, sim_add(self->id, 2));
+	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/num_ports",
+		 self->id);
+	EXPECT_EQ(2, sysfs_read_num(path));
+
+	EXPECT_EQ(1, card_children(self->id, "fpga-fme."));
+	EXPECT_EQ(2, card_children(self->id, "fpga-port."));
+
+	ASSERT_EQ(0, card_child(self->id, "fpga-port.", path, sizeof(path)));
+	strncat(path, "/modalias", sizeof(path) - strlen(path) - 1);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("fpga_dfl:t0004f0001", buf);
+
+	ASSERT_EQ(0, card_child(self->id, "fpga-fme.", path, sizeof(path)));
+	strncat(path, "/modalias", sizeof(path) - strlen(path) - 1);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("fpga_dfl:t0004f0000", buf);
+
+	/* The FME and ports are on the fpga_dfl bus too */
+	ASSERT_EQ(0, card_child(self->id, "fpga-fme.", path, sizeof(path)));
+	snprintf(buf, sizeof(buf), DFL_DEVICES "/%s", strrchr(path, '/') + 1);
+	EXPECT_TRUE(path_exists(buf));
+}
+
+TEST_F(sim, uevent_carries_modalias)
+{
+	char path[512], buf[512];
+
+	ASSERT_EQ(0, sim_add(self->id, 1));
+	ASSERT_EQ(0, card_child(self->id, "fpga-port.", path, sizeof(path)));
+	strncat(path, "/uevent", sizeof(path) - strlen(path) - 1);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "MODALIAS=fpga_dfl:t0004f0001"));
+}
+
+TEST_F(sim, port_counts_and_several_cards)
+{
+	for (unsigned int i = 0; i < 4; i++)
+		ASSERT_EQ(0, sim_add(self->id + i, i + 1));
+	for (unsigned int i = 0; i < 4; i++) {
+		EXPECT_EQ((int)i + 1, card_children(self->id + i, "fpga-port."));
+		EXPECT_EQ(1, card_children(self->id + i, "fpga-fme."));
+	}
+}
+
+TEST_F(sim, del_device_removes_everything)
+{
+	char path[128];
+	int before = count_entries(DFL_DEVICES, "fpga-port.");
+
+	ASSERT_EQ(0, sim_add(self->id, 3));
+	EXPECT_EQ(before + 3, count_entries(DFL_DEVICES, "fpga-port."));
+	ASSERT_EQ(0, sim_del(self->id));
+	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u", self->id);
+	EXPECT_FALSE(path_exists(path));
+	EXPECT_EQ(before, count_entries(DFL_DEVICES, "fpga-port."));
+	/* The id can be reused */
+	ASSERT_EQ(0, sim_add(self->id, 1));
+}
+
+TEST_F(sim, new_device_rejects_bad_input)
+{
+	char buf[64];
+
+	EXPECT_EQ(-EINVAL, sysfs_write(SIM_BUS "/new_device", "abc"));
+	EXPECT_EQ(-EINVAL, sysfs_write(SIM_BUS "/new_device", " "));
+	EXPECT_EQ(-EINVAL, sysfs_write(SIM_BUS "/new_device", "-1"));
+	EXPECT_EQ(-EINVAL, sim_add(self->id, 0));
+	EXPECT_EQ(-EINVAL, sim_add(self->id, 5));
+	snprintf(buf, sizeof(buf), "%u 1 1", self->id);
+	EXPECT_EQ(-EINVAL, sysfs_write(SIM_BUS "/new_device", buf));
+	EXPECT_EQ(-ERANGE, sysfs_write(SIM_BUS "/new_device",
+				       "99999999999999999999"));
+	snprintf(buf, sizeof(buf), "%u", (unsigned int)INT_MAX + 1);
+	EXPECT_EQ(-EINVAL, sysfs_write(SIM_BUS "/new_device", buf));
+
+	/* Nothing was created by any of that */
+	snprintf(buf, sizeof(buf), SIM_BUS "/devices/fpga_sim%u", self->id);
+	EXPECT_FALSE(path_exists(buf));
+
+	/* A single number means one port */
+	snprintf(buf, sizeof(buf), "%u\n", self->id);
+	ASSERT_EQ(0, sysfs_write(SIM_BUS "/new_device", buf));
+	EXPECT_EQ(1, card_children(self->id, "fpga-port."));
+	EXPECT_EQ(-EEXIST, sim_add(self->id, 1));
+}
+
+TEST_F(sim, del_device_rejects_bad_input)
+{
+	EXPECT_EQ(-ENOENT, sim_del(self->id));
+	EXPECT_EQ(-EINVAL, sysfs_write(SIM_BUS "/del_device", "x"));
+	EXPECT_EQ(-EINVAL, sysfs_write(SIM_BUS "/del_device", "1 2"));
+}
+
+TEST_F(sim, driver_override)
+{
+	char path[512], buf[64];
+
+	ASSERT_EQ(0, sim_add(self->id, 1));
+	ASSERT_EQ(0, card_child(self->id, "fpga-port.", path, sizeof(path)));
+	strncat(path, "/driver_override", sizeof(path) - strlen(path) - 1);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("(null)", buf);
+	ASSERT_EQ(0, sysfs_write(path, "uio_fpga"));
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("uio_fpga", buf);
+	ASSERT_EQ(0, sysfs_write(path, "\n"));
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("(null)", buf);
+}
+
+TEST_F(sim, module_unload_with_cards)
+{
+	ASSERT_EQ(0, sim_add(self->id, 2));
+	ASSERT_EQ(0, sim_add(self->id + 1, 1));
+	ASSERT_EQ(0, run_cmd("modprobe -r fpga_sim"));
+	EXPECT_FALSE(path_exists(SIM_BUS));
+	/* fpga_dfl is unloaded with it, or at least has no devices left */
+	EXPECT_GE(0, count_entries(DFL_DEVICES, "fpga-"));
+}
+
+TEST_HARNESS_MAIN
