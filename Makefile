@@ -26,6 +26,9 @@ KCONFIG_OPTS = $(shell scripts/kconfig-defaults Kconfig $(KDIR)/include/config/a
 KBUILD = $(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(KCONFIG_OPTS)
 
 VM_TIMEOUT ?= 480
+# Where the VM's modules come from: dkms (the installed copies, as users get
+# them) or build (this tree's kernel/ build, for quick iteration)
+VM_MODULES ?= dkms
 # Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
 VM_TESTS ?=
 
@@ -45,7 +48,9 @@ help:
 	@echo "make dkms-install  register, build and install the modules with DKMS"
 	@echo "make vm            interactive shell in the VM with everything loaded"
 	@echo "make deps          install the Debian packages the suite needs"
-	@echo "VM_TESTS=fpga:sim_test make check-run   run some tests only"
+	@echo "make check-run VM_TESTS=fpga:sim_test [VM_MODULES=build]"
+	@echo "                   run some tests on what is built (build: modules"
+	@echo "                   from this tree, not the DKMS install)"
 
 modules:
 	$(KBUILD) modules
@@ -85,13 +90,14 @@ lint:
 	scripts/checkpatch.sh
 	$(MAKE) modules-check
 
-initramfs: selftests harness-module user
+initramfs: selftests harness-module user $(if $(filter build,$(VM_MODULES)),modules)
 	rm -rf $(BUILD)/stage
 	$(MAKE) -C selftests install INSTALL_PATH=$(BUILD)/stage/ksft
 	@if [ -f user/Makefile ]; then \
 		$(MAKE) -C user install DESTDIR=$(BUILD)/stage PREFIX=/usr; fi
 	install -D -m 0755 scripts/vm/demo.sh $(BUILD)/stage/usr/share/fpga-suite/demo.sh
-	scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs.cpio $(BUILD)/stage
+	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) \
+		scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs.cpio $(BUILD)/stage
 
 # Everything, on a fresh machine: deps, lint, build, DKMS, VM, self-checks
 check:

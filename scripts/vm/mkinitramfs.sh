@@ -9,6 +9,8 @@
 #
 # usage: mkinitramfs.sh KVER OUTPUT STAGE_DIR...
 #   each STAGE_DIR is copied over the root (e.g. a DESTDIR of make install)
+#   MODULES_DIR=DIR: take our modules from a build tree instead of the DKMS
+#   install (quick iteration without touching the host's DKMS state)
 set -eu
 
 [ $# -ge 2 ] || { echo "usage: $0 KVER OUTPUT [STAGE_DIR...]" >&2; exit 2; }
@@ -72,7 +74,10 @@ mkdir -p "$root$moddir"
 cp "$moddir"/modules.order "$moddir"/modules.builtin \
 	"$moddir"/modules.builtin.modinfo "$root$moddir"/
 ours=""
-if [ -d "$moddir/updates/dkms" ]; then
+if [ -n "${MODULES_DIR:-}" ]; then
+	mkdir -p "$root$moddir/updates/dkms"
+	find "$MODULES_DIR" -name '*.ko' -exec cp {} "$root$moddir/updates/dkms/" \;
+elif [ -d "$moddir/updates/dkms" ]; then
 	ours=$(find "$moddir/updates/dkms" -name '*.ko*' -exec basename {} \; |
 		sed 's/\.ko.*//')
 fi
