@@ -124,5 +124,34 @@
 #define NLB_DSM_STATUS			0x40	/* in the DSM: bit 0 = done */
 #define NLB_DSM_SIZE			SZ_4K
 #define NLB_CACHE_LINE			64
+#define NLB_DSM_CLOCKS			0x48	/* in the DSM: run length */
+/* Extensions of the simulated NLB0 (fpga_sim) */
+#define NLB_CFG_IRQ_ON_DONE		BIT(28)	/* user IRQ 0 when a run ends */
+#define NLB_DOORBELL			0x180	/* write BIT(n): raise user IRQ n */
+
+/*
+ * Counter bank of the simulated card (fpga_sim): an FME private feature
+ * with free-running 64-bit counters, per port and for the whole card.
+ */
+#define FME_FEATURE_ID_COUNTERS		0xc0
+#define CNTR_CAP			0x08
+#define CNTR_CAP_NUM_PORTS		GENMASK_ULL(3, 0)
+#define CNTR_CAP_NUM_EVENTS		GENMASK_ULL(11, 4)
+#define CNTR_CAP_CLOCK_MHZ		GENMASK_ULL(27, 16)
+#define CNTR_CLOCK			0x10
+#define CNTR_CARD			FME_MAX_PORTS	/* "port" of card totals */
+#define CNTR_REG(port, event)		(0x40 + (port) * 0x40 + (event) * 8)
+#define CNTR_EVT_DMA_RD_BYTES		0	/* read from memory by the AFU */
+#define CNTR_EVT_DMA_WR_BYTES		1	/* written to memory */
+#define CNTR_EVT_DMA_RD_LINES		2
+#define CNTR_EVT_DMA_WR_LINES		3
+#define CNTR_EVT_USER_IRQS		4
+#define CNTR_EVT_ERROR_IRQS		5
+#define CNTR_EVT_RESETS			6
+#define CNTR_EVT_DMA_FAULTS		7
+#define CNTR_NUM_EVENTS			8
+
+/* Port error register bits the simulated card sets */
+#define PORT_ERR_DMA_FAULT		BIT_ULL(0)	/* DMA to an unmapped IOVA */
 
 #endif /* _FPGA_DFL_REGS_H */
