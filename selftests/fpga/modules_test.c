@@ -12,6 +12,7 @@
 static const char *const suite_modules[] = {
 	"fpga_dfl",
 	"fpga_sim",
+	"fpga_port",
 };
 
 FIXTURE(module) {
@@ -33,6 +34,12 @@ FIXTURE_VARIANT_ADD(module, fpga_dfl) {
 FIXTURE_VARIANT_ADD(module, fpga_sim) {
 	.name = "fpga_sim",
 	.sysfs = "/sys/bus/fpga_sim/new_device",
+	.needs = "fpga_dfl",
+};
+
+FIXTURE_VARIANT_ADD(module, fpga_port) {
+	.name = "fpga_port",
+	.sysfs = "/sys/class/fpga_port",
 	.needs = "fpga_dfl",
 };
 
