@@ -85,7 +85,8 @@ static int fpga_port_release(struct inode *inode, struct file *file)
 
 	/* Like upstream: the next user finds the AFU reset, no eventfds bound */
 	if (last && !port->gone) {
-		fpga_port_irqs_release(port);
+		fpga_dfl_irqs_unbind_all(&port->err_irqs);
+		fpga_dfl_irqs_unbind_all(&port->uint_irqs);
 		fpga_port_reset(port);
 	}
 	up_read(&port->unplug);
@@ -120,13 +121,13 @@ static long fpga_port_ioctl_locked(struct fpga_port_file *pf, unsigned int cmd,
 	case DFL_FPGA_PORT_DMA_UNMAP:
 		return fpga_port_ioctl_dma_unmap(pf, uarg);
 	case DFL_FPGA_PORT_ERR_GET_IRQ_NUM:
-		return fpga_port_ioctl_irq_num(&port->err_irqs, uarg);
+		return fpga_dfl_ioctl_irq_num(&port->err_irqs, uarg);
 	case DFL_FPGA_PORT_ERR_SET_IRQ:
-		return fpga_port_ioctl_set_irq(port, &port->err_irqs, uarg);
+		return fpga_dfl_ioctl_set_irq(&port->err_irqs, uarg);
 	case DFL_FPGA_PORT_UINT_GET_IRQ_NUM:
-		return fpga_port_ioctl_irq_num(&port->uint_irqs, uarg);
+		return fpga_dfl_ioctl_irq_num(&port->uint_irqs, uarg);
 	case DFL_FPGA_PORT_UINT_SET_IRQ:
-		return fpga_port_ioctl_set_irq(port, &port->uint_irqs, uarg);
+		return fpga_dfl_ioctl_set_irq(&port->uint_irqs, uarg);
 	}
 	/* Upstream answers unknown commands with -EINVAL; so do we */
 	return -EINVAL;
@@ -209,17 +210,22 @@ static int fpga_port_probe(struct fpga_dfl_device *fdev)
 	if (ret)
 		goto err_put;
 
-	ret = fpga_port_irqs_init(port);
+	ret = fpga_dfl_irqs_init(&port->err_irqs, fdev, PORT_FEATURE_ID_ERROR,
+				 "err");
 	if (ret)
 		goto err_put;
+	ret = fpga_dfl_irqs_init(&port->uint_irqs, fdev, PORT_FEATURE_ID_UINT,
+				 "uint");
+	if (ret)
+		goto err_free_err_irqs;
 	ret = fpga_port_enable(port);
 	if (ret)
-		goto err_irqs;
+		goto err_free_uint_irqs;
 
 	dev_set_drvdata(&fdev->dev, port);
 	ret = fpga_port_regions_add(port);
 	if (ret)
-		goto err_irqs;
+		goto err_free_uint_irqs;
 
 	cdev_init(&port->cdev, &fpga_port_fops);
 	port->cdev.owner = THIS_MODULE;
@@ -230,8 +236,10 @@ static int fpga_port_probe(struct fpga_dfl_device *fdev)
 
 err_regions:
 	fpga_port_regions_del(port);
-err_irqs:
-	fpga_port_irqs_free(port);
+err_free_uint_irqs:
+	fpga_dfl_irqs_free(&port->uint_irqs);
+err_free_err_irqs:
+	fpga_dfl_irqs_free(&port->err_irqs);
 err_put:
 	put_device(&port->chardev);
 	return ret;
@@ -258,7 +266,8 @@ static void fpga_port_remove(struct fpga_dfl_device *fdev)
 	list_for_each_entry(pf, &port->files, node)
 		fpga_port_dma_unmap_all(pf);
 	mutex_unlock(&port->lock);
-	fpga_port_irqs_free(port);
+	fpga_dfl_irqs_free(&port->err_irqs);
+	fpga_dfl_irqs_free(&port->uint_irqs);
 	fpga_port_regions_del(port);
 
 	put_device(&port->chardev);

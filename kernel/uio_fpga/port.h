@@ -16,34 +16,9 @@
 
 #include "dfl-core.h"
 
-struct eventfd_ctx;
 struct file;
 struct mm_struct;
 struct sg_table;
-
-/**
- * struct fpga_port_irq - one interrupt of a port feature bound to an eventfd
- * @irq:	Linux irq number
- * @trigger:	eventfd signalled on each interrupt, NULL when unbound
- * @name:	name given to request_irq()
- */
-struct fpga_port_irq {
-	int irq;
-	struct eventfd_ctx *trigger;
-	char name[32];
-};
-
-/**
- * struct fpga_port_irqs - the interrupts of one feature (error or UINT)
- * @present:	the port has the feature (its ioctls are answered)
- * @count:	number of interrupts
- * @irqs:	one entry per interrupt
- */
-struct fpga_port_irqs {
-	bool present;
-	unsigned int count;
-	struct fpga_port_irq *irqs;
-};
 
 /**
  * struct fpga_port - a port and its AFU
@@ -53,8 +28,7 @@ struct fpga_port_irqs {
  * @unplug:	held for reading by every file operation that touches the
  *		hardware, for writing by remove() to set @gone
  * @gone:	the port was removed; every operation fails with -ENODEV
- * @lock:	protects @files, @open_count, @excl, the irq triggers and
- *		serialises resets
+ * @lock:	protects @files, @open_count, @excl and serialises resets
  * @files:	open files (struct fpga_port_file), to revoke on unplug
  * @open_count:	number of open files
  * @excl:	opened with O_EXCL
@@ -74,7 +48,7 @@ struct fpga_port {
 	struct fpga_dfl_device *fdev;
 	struct rw_semaphore unplug;
 	bool gone;
-	struct mutex lock;	/* files, open_count, excl, irqs, resets */
+	struct mutex lock;	/* files, open_count, excl, resets */
 	struct list_head files;
 	unsigned int open_count;
 	bool excl;
@@ -83,8 +57,8 @@ struct fpga_port {
 	phys_addr_t afu_start;
 	resource_size_t afu_size;
 	void __iomem *err;
-	struct fpga_port_irqs err_irqs;
-	struct fpga_port_irqs uint_irqs;
+	struct fpga_dfl_irqs err_irqs;
+	struct fpga_dfl_irqs uint_irqs;
 	struct kobject *regions_dir;
 	struct kobject *region_kobj;
 };
@@ -125,14 +99,6 @@ void fpga_port_revoke_mmaps(struct fpga_port *port);
 long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg);
 long fpga_port_ioctl_dma_unmap(struct fpga_port_file *pf, void __user *arg);
 void fpga_port_dma_unmap_all(struct fpga_port_file *pf);
-
-/* port-irq.c */
-int fpga_port_irqs_init(struct fpga_port *port);
-long fpga_port_ioctl_irq_num(struct fpga_port_irqs *irqs, void __user *arg);
-long fpga_port_ioctl_set_irq(struct fpga_port *port,
-			     struct fpga_port_irqs *irqs, void __user *arg);
-void fpga_port_irqs_release(struct fpga_port *port);
-void fpga_port_irqs_free(struct fpga_port *port);
 
 /* port-sysfs.c */
 extern const struct attribute_group *fpga_port_groups[];

@@ -13,6 +13,7 @@ static const char *const suite_modules[] = {
 	"fpga_dfl",
 	"fpga_sim",
 	"fpga_port",
+	"fpga_fme",
 };
 
 FIXTURE(module) {
@@ -40,6 +41,12 @@ FIXTURE_VARIANT_ADD(module, fpga_sim) {
 FIXTURE_VARIANT_ADD(module, fpga_port) {
 	.name = "fpga_port",
 	.sysfs = "/sys/class/fpga_port",
+	.needs = "fpga_dfl",
+};
+
+FIXTURE_VARIANT_ADD(module, fpga_fme) {
+	.name = "fpga_fme",
+	.sysfs = "/sys/class/fpga_fme",
 	.needs = "fpga_dfl",
 };
 

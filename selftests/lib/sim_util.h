@@ -36,9 +36,10 @@ static inline int card_child(unsigned int id, const char *prefix, char *out,
 		return -errno;
 	while ((de = readdir(d))) {
 		if (!strncmp(de->d_name, prefix, strlen(prefix))) {
-			snprintf(out, size, "%s/%s", dir, de->d_name);
+			int n = snprintf(out, size, "%s/%.64s", dir, de->d_name);
+
 			closedir(d);
-			return 0;
+			return n < (int)size ? 0 : -ENAMETOOLONG;
 		}
 	}
 	closedir(d);
