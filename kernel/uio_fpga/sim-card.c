@@ -3,10 +3,14 @@
  * The simulated card's register file and the model that plays its hardware.
  *
  * Layout of the window (one BAR):
- *   0x00000  FME header -> global error -> global performance (EOL)
+ *   0x00000  FME header -> global error -> global performance -> counter
+ *            bank (EOL), 4 KiB apart
  *   P        port header -> port error -> user interrupts (EOL)
  *   P+64K    AFU (NLB0), PORT_CAP.MMIO_SIZE long
  * with P = 64K + n * (64K + AFU size) for port n.
+ *
+ * The model thread polls the registers: every 10-20 us for 20 ms after
+ * software last gave it something to do, every 100-200 us otherwise.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -57,12 +61,17 @@ static void fpga_sim_layout_fme(struct fpga_sim *sim)
 	fpga_sim_write(sim, FME_HDR_BITSTREAM_ID, FPGA_SIM_BITSTREAM_ID);
 	fpga_sim_write(sim, FME_HDR_BITSTREAM_MD, FPGA_SIM_BITSTREAM_MD);
 
-	fpga_sim_write(sim, SZ_4K,
+	fpga_sim_write(sim, FPGA_SIM_FME_GLOBAL_ERR,
 		       fpga_sim_dfh(DFH_TYPE_PRIVATE, FME_FEATURE_ID_GLOBAL_ERR,
 				    SZ_4K, false));
-	fpga_sim_write(sim, 2 * SZ_4K,
+	fpga_sim_write(sim, FPGA_SIM_FME_GLOBAL_ERR + FME_ERROR_CAP,
+		       FME_ERROR_CAP_SUPP_INT |
+		       FIELD_PREP(FME_ERROR_CAP_INT_VECT,
+				  FPGA_SIM_FME_ERR_VEC(sim->num_ports)));
+	fpga_sim_write(sim, FPGA_SIM_FME_IPERF,
 		       fpga_sim_dfh(DFH_TYPE_PRIVATE,
-				    FME_FEATURE_ID_GLOBAL_IPERF, SZ_4K, true));
+				    FME_FEATURE_ID_GLOBAL_IPERF, SZ_4K, false));
+	fpga_sim_cntr_layout(sim, SZ_4K, true);
 }
 
 static void fpga_sim_layout_port(struct fpga_sim *sim, unsigned int n)
@@ -77,14 +86,23 @@ static void fpga_sim_layout_port(struct fpga_sim *sim, unsigned int n)
 		       FIELD_PREP(FIU_NEXT_AFU_OFFSET, afu - hdr));
 	fpga_sim_write(sim, hdr + PORT_HDR_CAP,
 		       FIELD_PREP(PORT_CAP_PORT_NUM, n) |
-		       FIELD_PREP(PORT_CAP_MMIO_SIZE, sim->afu_size / SZ_1K));
+		       FIELD_PREP(PORT_CAP_MMIO_SIZE, sim->afu_size / SZ_1K) |
+		       FIELD_PREP(PORT_CAP_SUPP_INT_NUM, FPGA_SIM_NUM_UINT));
 
-	fpga_sim_write(sim, hdr + SZ_4K,
+	fpga_sim_write(sim, hdr + FPGA_SIM_PORT_ERR,
 		       fpga_sim_dfh(DFH_TYPE_PRIVATE, PORT_FEATURE_ID_ERROR,
 				    SZ_4K, false));
-	fpga_sim_write(sim, hdr + 2 * SZ_4K,
+	fpga_sim_write(sim, hdr + FPGA_SIM_PORT_ERR + PORT_ERROR_CAP,
+		       PORT_ERROR_CAP_SUPP_INT |
+		       FIELD_PREP(PORT_ERROR_CAP_INT_VECT,
+				  FPGA_SIM_PORT_ERR_VEC(n)));
+	fpga_sim_write(sim, hdr + FPGA_SIM_PORT_UINT,
 		       fpga_sim_dfh(DFH_TYPE_PRIVATE, PORT_FEATURE_ID_UINT,
 				    SZ_4K, true));
+	fpga_sim_write(sim, hdr + FPGA_SIM_PORT_UINT + PORT_UINT_CAP,
+		       FIELD_PREP(PORT_UINT_CAP_INT_NUM, FPGA_SIM_NUM_UINT) |
+		       FIELD_PREP(PORT_UINT_CAP_FST_VECT,
+				  FPGA_SIM_PORT_UINT_VEC(n, 0)));
 
 	fpga_sim_write(sim, afu + DFH, fpga_sim_dfh(DFH_TYPE_AFU, 0, 0, true));
 	fpga_sim_write(sim, afu + DFH_GUID_L, NLB0_AFU_GUID_L);
@@ -92,30 +110,14 @@ static void fpga_sim_layout_port(struct fpga_sim *sim, unsigned int n)
 }
 
 /*
- * Registers are plain memory written by the drivers with plain stores, so
- * the model changes them only with a compare-and-exchange: a driver store
- * that lands between our read and write is never lost.
+ * The soft-reset handshake: ACK follows SFTRST in both directions.  Entering
+ * reset stops the AFU; leaving it clears the port's errors.  The effects
+ * happen once even if the ACK update races with a store and is retried.
  */
-static bool fpga_sim_update(struct fpga_sim *sim, size_t ofs, u64 old, u64 val)
+static bool fpga_sim_port_reset_step(struct fpga_sim *sim, unsigned int n,
+				     u64 ctrl)
 {
-	return cmpxchg64(fpga_sim_reg(sim, ofs), old, val) == old;
-}
-
-/* What a port does when software pulls its soft reset */
-static void fpga_sim_port_reset(struct fpga_sim *sim, struct fpga_sim_port *port)
-{
-	size_t afu = port->afu;
-
-	fpga_sim_write(sim, afu + NLB_CTL, 0);
-	fpga_sim_write(sim, afu + NLB_STATUS1, 0);
-	port->resets++;
-}
-
-/* The soft-reset handshake: ACK follows SFTRST in both directions */
-static bool fpga_sim_port_step(struct fpga_sim *sim, struct fpga_sim_port *port)
-{
-	size_t ctrl_ofs = port->hdr + PORT_HDR_CTRL;
-	u64 ctrl = fpga_sim_read(sim, ctrl_ofs);
+	struct fpga_sim_port *port = &sim->ports[n];
 	bool in_reset = ctrl & PORT_CTRL_SFTRST;
 	bool acked = ctrl & PORT_CTRL_SFTRST_ACK;
 
@@ -124,10 +126,34 @@ static bool fpga_sim_port_step(struct fpga_sim *sim, struct fpga_sim_port *port)
 	if (in_reset && READ_ONCE(sim->fail_reset_ack))
 		return false;
 
-	if (in_reset)
-		fpga_sim_port_reset(sim, port);
-	fpga_sim_update(sim, ctrl_ofs, ctrl, ctrl ^ PORT_CTRL_SFTRST_ACK);
+	if (in_reset && !port->in_reset) {
+		fpga_sim_nlb_reset(sim, n);
+		fpga_sim_cntr_add(sim, n, CNTR_EVT_RESETS, 1);
+	} else if (!in_reset && port->in_reset) {
+		fpga_sim_error_reset(sim, n);
+	}
+	port->in_reset = in_reset;
+	fpga_sim_update(sim, port->hdr + PORT_HDR_CTRL, ctrl,
+			ctrl ^ PORT_CTRL_SFTRST_ACK);
 	return true;
+}
+
+static bool fpga_sim_port_step(struct fpga_sim *sim, unsigned int n)
+{
+	u64 ctrl = fpga_sim_read(sim, sim->ports[n].hdr + PORT_HDR_CTRL);
+	bool busy;
+
+	/*
+	 * What software stored before this CTRL value is seen from here on:
+	 * an error clear written before the reset is released is applied
+	 * before the release is acknowledged.
+	 */
+	smp_rmb();
+	busy = fpga_sim_error_step(sim, n);
+	busy |= fpga_sim_port_reset_step(sim, n, ctrl);
+	if (!(ctrl & PORT_CTRL_SFTRST))
+		busy |= fpga_sim_nlb_step(sim, n);
+	return busy;
 }
 
 static int fpga_sim_model_thread(void *data)
@@ -139,8 +165,9 @@ static int fpga_sim_model_thread(void *data)
 	while (!kthread_should_stop()) {
 		bool busy = false;
 
+		fpga_sim_cntr_tick(sim);
 		for (n = 0; n < sim->num_ports; n++)
-			busy |= fpga_sim_port_step(sim, &sim->ports[n]);
+			busy |= fpga_sim_port_step(sim, n);
 
 		/* Poll fast while software is talking to us, slowly otherwise */
 		if (busy)
@@ -153,12 +180,19 @@ static int fpga_sim_model_thread(void *data)
 	return 0;
 }
 
-int fpga_sim_card_init(struct fpga_sim *sim)
+/**
+ * fpga_sim_card_layout() - allocate the register file and lay out the DFL
+ * @sim: the card; id and num_ports set
+ *
+ * Before the card device is added: its sysfs reads the registers.  The
+ * register file is freed when the device is released.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int fpga_sim_card_layout(struct fpga_sim *sim)
 {
-	struct fpga_dfl_card_info info = { };
 	size_t stride = FPGA_SIM_PORT_HDR_SIZE + sim->afu_size;
 	unsigned int n;
-	int ret;
 
 	sim->regs_size = PAGE_ALIGN(FPGA_SIM_FME_SIZE + sim->num_ports * stride);
 	sim->regs = alloc_pages_exact(sim->regs_size, GFP_KERNEL | __GFP_ZERO);
@@ -171,19 +205,50 @@ int fpga_sim_card_init(struct fpga_sim *sim)
 		fpga_sim_layout_port(sim, n);
 	}
 	fpga_sim_layout_fme(sim);
+	return 0;
+}
+
+/* From here on the sysfs knobs leave interrupts and model alone */
+static void fpga_sim_card_kill(struct fpga_sim *sim)
+{
+	mutex_lock(&sim->err_lock);
+	sim->live = false;
+	mutex_unlock(&sim->err_lock);
+}
+
+/**
+ * fpga_sim_card_init() - bring the card up and let fpga_dfl enumerate it
+ * @sim: the card, laid out and added
+ *
+ * Return: 0 or -errno.
+ */
+int fpga_sim_card_init(struct fpga_sim *sim)
+{
+	struct fpga_dfl_card_info info = { };
+	int ret;
+
+	ret = fpga_sim_irq_init(sim);
+	if (ret)
+		return ret;
+	fpga_sim_iommu_init(sim);
 
 	sim->model = kthread_run(fpga_sim_model_thread, sim, "fpga_sim%u",
 				 sim->id);
 	if (IS_ERR(sim->model)) {
 		ret = PTR_ERR(sim->model);
-		goto err_free_regs;
+		goto err_fini_iommu;
 	}
+	mutex_lock(&sim->err_lock);
+	sim->live = true;
+	mutex_unlock(&sim->err_lock);
 
 	info.parent = &sim->dev;
 	info.ioaddr = (void __force __iomem *)sim->regs;
 	info.start = virt_to_phys(sim->regs);
 	info.len = sim->regs_size;
 	info.cacheable = true;
+	info.irqs = sim->irq.virqs;
+	info.num_irqs = sim->irq.num;
 	sim->card = fpga_dfl_card_add(&info);
 	if (IS_ERR(sim->card)) {
 		ret = PTR_ERR(sim->card);
@@ -192,15 +257,27 @@ int fpga_sim_card_init(struct fpga_sim *sim)
 	return 0;
 
 err_stop_model:
+	fpga_sim_card_kill(sim);
 	kthread_stop(sim->model);
-err_free_regs:
-	free_pages_exact(sim->regs, sim->regs_size);
+err_fini_iommu:
+	fpga_sim_iommu_fini(sim);
+	fpga_sim_irq_fini(sim);
 	return ret;
 }
 
+/**
+ * fpga_sim_card_fini() - take the card down; the register file stays
+ * @sim: the card
+ *
+ * In this order: knobs stop raising, drivers unbind (they free their irqs
+ * and DMA mappings), the model stops (a DMA in flight is cut short), then
+ * the interrupt controller and the IOMMU go.
+ */
 void fpga_sim_card_fini(struct fpga_sim *sim)
 {
+	fpga_sim_card_kill(sim);
 	fpga_dfl_card_remove(sim->card);
 	kthread_stop(sim->model);
-	free_pages_exact(sim->regs, sim->regs_size);
+	fpga_sim_irq_fini(sim);
+	fpga_sim_iommu_fini(sim);
 }

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "dfl-core.h"
 #include "sim.h"
 
 #define FPGA_SIM_MAX_ID		INT_MAX
@@ -66,9 +67,223 @@ static struct attribute *fpga_sim_dev_attrs[] = {
 };
 ATTRIBUTE_GROUPS(fpga_sim_dev);
 
+/**
+ * struct fpga_sim_attr - a sysfs attribute of one port or of the card
+ * @attr:	the attribute
+ * @port:	port number, CNTR_CARD for the card
+ * @arg:	CNTR_EVT_* for a counter, a register offset for a register
+ */
+struct fpga_sim_attr {
+	struct device_attribute attr;
+	unsigned int port;
+	unsigned int arg;
+};
+
+#define to_fpga_sim_attr(a) container_of(a, struct fpga_sim_attr, attr)
+
+static ssize_t fpga_sim_cntr_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct fpga_sim_attr *a = to_fpga_sim_attr(attr);
+
+	return sysfs_emit(buf, "%llu\n",
+			  fpga_sim_cntr_get(to_fpga_sim(dev), a->port, a->arg));
+}
+
+/* A register of the port's error feature */
+static ssize_t fpga_sim_err_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct fpga_sim_attr *a = to_fpga_sim_attr(attr);
+	struct fpga_sim *sim = to_fpga_sim(dev);
+
+	return sysfs_emit(buf, "0x%llx\n",
+			  fpga_sim_read(sim, fpga_sim_port_err(sim, a->port) +
+					a->arg));
+}
+
+static ssize_t fpga_sim_inject_store(struct device *dev,
+				     struct device_attribute *attr,
+				     const char *buf, size_t count)
+{
+	struct fpga_sim_attr *a = to_fpga_sim_attr(attr);
+	u64 val;
+	int ret;
+
+	ret = kstrtou64(buf, 0, &val);
+	if (ret)
+		return ret;
+	if (!val)
+		return -EINVAL;
+	ret = fpga_sim_error_inject(to_fpga_sim(dev), a->port, val);
+	return ret ? ret : count;
+}
+
+static ssize_t fpga_sim_fail_dma_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	struct fpga_sim_attr *a = to_fpga_sim_attr(attr);
+
+	return sysfs_emit(buf, "%d\n",
+			  READ_ONCE(to_fpga_sim(dev)->ports[a->port].fail_dma));
+}
+
+static ssize_t fpga_sim_fail_dma_store(struct device *dev,
+				       struct device_attribute *attr,
+				       const char *buf, size_t count)
+{
+	struct fpga_sim_attr *a = to_fpga_sim_attr(attr);
+	bool val;
+	int ret;
+
+	ret = kstrtobool(buf, &val);
+	if (ret)
+		return ret;
+	WRITE_ONCE(to_fpga_sim(dev)->ports[a->port].fail_dma, val);
+	return count;
+}
+
+/**
+ * struct fpga_sim_irqs_ctx - fpga_sim_irqs_show() looking for its port
+ * @port:	port number on the card
+ * @buf:	sysfs buffer
+ * @len:	bytes in @buf
+ */
+struct fpga_sim_irqs_ctx {
+	unsigned int port;
+	char *buf;
+	int len;
+};
+
+static int fpga_sim_irqs_child(struct device *dev, void *data)
+{
+	struct fpga_sim_irqs_ctx *ctx = data;
+	struct fpga_dfl_device *fdev;
+	unsigned int i, j;
+
+	if (dev->bus != &fpga_dfl_bus_type)
+		return 0;
+	fdev = to_fpga_dfl_device(dev);
+	if (fdev->fiu_id != DFH_ID_FIU_PORT || fdev->port_num != ctx->port)
+		return 0;
+	for (i = 0; i < fdev->num_features; i++)
+		for (j = 0; j < fdev->features[i].irq_count; j++)
+			ctx->len += sysfs_emit_at(ctx->buf, ctx->len, "%s%d",
+						  ctx->len ? " " : "",
+						  fdev->features[i].irqs[j]);
+	return 1;
+}
+
+/* Debug view: the irqs the DFL core gave the port, in feature order */
+static ssize_t fpga_sim_irqs_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct fpga_sim_irqs_ctx ctx = {
+		.port = to_fpga_sim_attr(attr)->port,
+		.buf = buf,
+	};
+
+	device_for_each_child(dev, &ctx, fpga_sim_irqs_child);
+	return ctx.len + sysfs_emit_at(buf, ctx.len, "\n");
+}
+
+static ssize_t clock_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  fpga_sim_read(to_fpga_sim(dev),
+					FPGA_SIM_FME_COUNTERS + CNTR_CLOCK));
+}
+static DEVICE_ATTR_RO(clock);
+
+#define FPGA_SIM_CNTR(_name, _event)					\
+	{ .attr = __ATTR(_name, 0444, fpga_sim_cntr_show, NULL), .arg = _event }
+
+/* portP/: knobs, error registers, irqs, then the counters of port P */
+static const struct fpga_sim_attr fpga_sim_port_tmpl[] = {
+	{ .attr = __ATTR(inject_error, 0200, NULL, fpga_sim_inject_store) },
+	{ .attr = __ATTR(fail_dma, 0644, fpga_sim_fail_dma_show,
+			 fpga_sim_fail_dma_store) },
+	{ .attr = __ATTR(errors, 0444, fpga_sim_err_show, NULL),
+	  .arg = PORT_ERROR },
+	{ .attr = __ATTR(first_error, 0444, fpga_sim_err_show, NULL),
+	  .arg = PORT_FIRST_ERROR },
+	{ .attr = __ATTR(irqs, 0444, fpga_sim_irqs_show, NULL) },
+	/* The counter bank; counters/ of the card has the same */
+	FPGA_SIM_CNTR(dma_rd_bytes, CNTR_EVT_DMA_RD_BYTES),
+	FPGA_SIM_CNTR(dma_wr_bytes, CNTR_EVT_DMA_WR_BYTES),
+	FPGA_SIM_CNTR(dma_rd_lines, CNTR_EVT_DMA_RD_LINES),
+	FPGA_SIM_CNTR(dma_wr_lines, CNTR_EVT_DMA_WR_LINES),
+	FPGA_SIM_CNTR(user_irqs, CNTR_EVT_USER_IRQS),
+	FPGA_SIM_CNTR(error_irqs, CNTR_EVT_ERROR_IRQS),
+	FPGA_SIM_CNTR(resets, CNTR_EVT_RESETS),
+	FPGA_SIM_CNTR(dma_faults, CNTR_EVT_DMA_FAULTS),
+};
+
+#define FPGA_SIM_NUM_PORT_ATTRS		ARRAY_SIZE(fpga_sim_port_tmpl)
+#define FPGA_SIM_FIRST_CNTR		(FPGA_SIM_NUM_PORT_ATTRS - CNTR_NUM_EVENTS)
+
+static struct fpga_sim_attr fpga_sim_port_attrs[FPGA_SIM_MAX_PORTS][FPGA_SIM_NUM_PORT_ATTRS];
+static struct fpga_sim_attr fpga_sim_card_cntrs[CNTR_NUM_EVENTS];
+static struct attribute *fpga_sim_port_ptrs[FPGA_SIM_MAX_PORTS][FPGA_SIM_NUM_PORT_ATTRS + 1];
+static struct attribute *fpga_sim_cntr_ptrs[CNTR_NUM_EVENTS + 2];
+
+static struct attribute_group fpga_sim_port_groups[FPGA_SIM_MAX_PORTS] = {
+	{ .name = "port0", .attrs = fpga_sim_port_ptrs[0] },
+	{ .name = "port1", .attrs = fpga_sim_port_ptrs[1] },
+	{ .name = "port2", .attrs = fpga_sim_port_ptrs[2] },
+	{ .name = "port3", .attrs = fpga_sim_port_ptrs[3] },
+};
+
+static const struct attribute_group fpga_sim_cntr_group = {
+	.name = "counters",
+	.attrs = fpga_sim_cntr_ptrs,
+};
+
+/*
+ * Per number of ports, the groups of a card: a port that does not exist
+ * has no directory at all (an invisible group of 6.1 leaves an empty one).
+ */
+static const struct attribute_group *fpga_sim_groups[FPGA_SIM_MAX_PORTS][FPGA_SIM_MAX_PORTS + 2] = {
+	{ &fpga_sim_cntr_group, &fpga_sim_port_groups[0] },
+	{ &fpga_sim_cntr_group, &fpga_sim_port_groups[0],
+	  &fpga_sim_port_groups[1] },
+	{ &fpga_sim_cntr_group, &fpga_sim_port_groups[0],
+	  &fpga_sim_port_groups[1], &fpga_sim_port_groups[2] },
+	{ &fpga_sim_cntr_group, &fpga_sim_port_groups[0],
+	  &fpga_sim_port_groups[1], &fpga_sim_port_groups[2],
+	  &fpga_sim_port_groups[3] },
+};
+
+/* Fill in the attributes of every port and the card (before the bus) */
+static void fpga_sim_attrs_init(void)
+{
+	unsigned int p, i;
+
+	for (p = 0; p < FPGA_SIM_MAX_PORTS; p++)
+		for (i = 0; i < FPGA_SIM_NUM_PORT_ATTRS; i++) {
+			fpga_sim_port_attrs[p][i] = fpga_sim_port_tmpl[i];
+			fpga_sim_port_attrs[p][i].port = p;
+			fpga_sim_port_ptrs[p][i] =
+				&fpga_sim_port_attrs[p][i].attr.attr;
+		}
+	for (i = 0; i < CNTR_NUM_EVENTS; i++) {
+		fpga_sim_card_cntrs[i] =
+			fpga_sim_port_tmpl[FPGA_SIM_FIRST_CNTR + i];
+		fpga_sim_card_cntrs[i].port = CNTR_CARD;
+		fpga_sim_cntr_ptrs[i] = &fpga_sim_card_cntrs[i].attr.attr;
+	}
+	fpga_sim_cntr_ptrs[i] = &dev_attr_clock.attr;
+}
+
 static void fpga_sim_release(struct device *dev)
 {
-	kfree(to_fpga_sim(dev));
+	struct fpga_sim *sim = to_fpga_sim(dev);
+
+	if (sim->regs)
+		free_pages_exact(sim->regs, sim->regs_size);
+	mutex_destroy(&sim->err_lock);
+	kfree(sim);
 }
 
 static const struct device_type fpga_sim_type = {
@@ -104,12 +319,18 @@ static int fpga_sim_create(unsigned int id, unsigned int num_ports)
 	sim->id = id;
 	sim->num_ports = num_ports;
 	sim->afu_size = FPGA_SIM_DEFAULT_AFU_SIZE;
+	mutex_init(&sim->err_lock);
+	spin_lock_init(&sim->cntr_lock);
 	entry->sim = sim;
 
 	device_initialize(&sim->dev);
 	sim->dev.bus = &fpga_sim_bus;
 	sim->dev.type = &fpga_sim_type;
+	sim->dev.groups = fpga_sim_groups[num_ports - 1];
 	ret = dev_set_name(&sim->dev, "fpga_sim%u", id);
+	if (ret)
+		goto err_put;
+	ret = fpga_sim_card_layout(sim);
 	if (ret)
 		goto err_put;
 	ret = device_add(&sim->dev);
@@ -241,6 +462,7 @@ static struct bus_type fpga_sim_bus = {
 
 static int __init fpga_sim_init(void)
 {
+	fpga_sim_attrs_init();
 	return bus_register(&fpga_sim_bus);
 }
 

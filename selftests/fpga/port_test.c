@@ -177,6 +177,18 @@ TEST_F(port, debugger_access_through_proc_mem)
 	munmap((void *)afu, 4096);
 }
 
+/* Without the udev rule the node is root's alone */
+TEST_F(port, node_is_root_only_by_default)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(self->dev, &st));
+	EXPECT_TRUE(S_ISCHR(st.st_mode));
+	EXPECT_EQ(0600, st.st_mode & 0777);
+	EXPECT_EQ(0, st.st_uid);
+	EXPECT_EQ(0, st.st_gid);
+}
+
 TEST_F(port, exclusive_open)
 {
 	int fd2;

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The simulated card's device-side IOMMU, as the struct dma_map_ops of the
+ * card device: drivers use only the DMA API, as they would on hardware
+ * behind a real IOMMU, and the card's DMA engine sees only IOVAs.
+ *
+ * Every mapping (a whole sg table, a page range, a coherent buffer) gets
+ * one contiguous IOVA range, first fit in [4 GiB, 128 TiB), page granular,
+ * followed by an unmapped guard page so that a DMA running off its end
+ * faults.  The ranges live in a maple tree: map, unmap and the engine's
+ * lookup are O(log n), and a mapping keeps an array of its pages.
+ *
+ * The engine translates and copies under the read side of iommu.lock;
+ * unmapping takes the write side, so it waits for the chunk in flight and
+ * the engine never touches a page after its mapping is gone.  All ops may
+ * sleep.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dma-map-ops.h>
+#include <linux/mm.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "sim.h"
+
+/* IOVA space, in page numbers: [4 GiB, 128 TiB) */
+#define FPGA_SIM_IOVA_FIRST	(SZ_4G >> PAGE_SHIFT)
+#define FPGA_SIM_IOVA_LAST	((BIT_ULL(47) >> PAGE_SHIFT) - 1)
+#define FPGA_SIM_IOVA_BITS	47
+
+/**
+ * struct fpga_sim_dma_map - one IOVA range
+ * @first:	IOVA page number of its first page
+ * @npages:	pages mapped; the tree holds one more, the guard page
+ * @dir:	direction; a DMA_TO_DEVICE mapping is read-only for the card
+ * @pages:	the page behind each IOVA page
+ * @cpu_addr:	dma_alloc_coherent(): the buffer (vmalloc); else NULL
+ */
+struct fpga_sim_dma_map {
+	unsigned long first;
+	unsigned long npages;
+	enum dma_data_direction dir;
+	struct page **pages;
+	void *cpu_addr;
+};
+
+static struct fpga_sim_dma_map *fpga_sim_map_alloc(unsigned long npages,
+						   enum dma_data_direction dir)
+{
+	struct fpga_sim_dma_map *map;
+
+	map = kzalloc(sizeof(*map), GFP_KERNEL);
+	if (!map)
+		return NULL;
+	map->pages = kvmalloc_array(npages, sizeof(*map->pages), GFP_KERNEL);
+	if (!map->pages) {
+		kfree(map);
+		return NULL;
+	}
+	map->npages = npages;
+	map->dir = dir;
+	return map;
+}
+
+static void fpga_sim_map_free(struct fpga_sim_dma_map *map)
+{
+	kvfree(map->pages);
+	kfree(map);
+}
+
+static dma_addr_t fpga_sim_map_iova(struct fpga_sim_dma_map *map)
+{
+	return (dma_addr_t)map->first << PAGE_SHIFT;
+}
+
+/* Give @map the first free IOVA range that fits it and its guard page */
+static int fpga_sim_map_insert(struct fpga_sim *sim,
+			       struct fpga_sim_dma_map *map)
+{
+	struct fpga_sim_iommu *mmu = &sim->iommu;
+	unsigned long first;
+	int ret = -EIO;
+
+	might_sleep();
+	/* Adding takes nothing away from a DMA in flight: read side */
+	down_read(&mmu->lock);
+	if (!mmu->dead)
+		ret = mtree_alloc_range(&mmu->tree, &first, map,
+					map->npages + 1, FPGA_SIM_IOVA_FIRST,
+					FPGA_SIM_IOVA_LAST, GFP_KERNEL);
+	if (!ret)
+		map->first = first;
+	up_read(&mmu->lock);
+	if (ret && ret != -EIO)
+		ret = -ENOMEM;
+	return ret;
+}
+
+/* Take the mapping starting at @addr out of the tree; NULL if unknown */
+static struct fpga_sim_dma_map *fpga_sim_map_remove(struct fpga_sim *sim,
+						    dma_addr_t addr,
+						    void *cpu_addr)
+{
+	struct fpga_sim_iommu *mmu = &sim->iommu;
+	unsigned long pfn = addr >> PAGE_SHIFT;
+	struct fpga_sim_dma_map *map = NULL;
+
+	might_sleep();
+	down_write(&mmu->lock);
+	if (!mmu->dead && pfn >= FPGA_SIM_IOVA_FIRST &&
+	    pfn <= FPGA_SIM_IOVA_LAST) {
+		map = mtree_load(&mmu->tree, pfn);
+		if (map && (map->first != pfn || map->cpu_addr != cpu_addr))
+			map = NULL;
+		if (map)
+			mtree_erase(&mmu->tree, pfn);
+	}
+	up_write(&mmu->lock);
+	if (!map)
+		dev_err_ratelimited(&sim->dev, "unmap of unknown IOVA %#llx\n",
+				    (unsigned long long)addr);
+	return map;
+}
+
+static void fpga_sim_fill_pages(struct fpga_sim_dma_map *map, unsigned long *n,
+				struct page *page, size_t offset, size_t len)
+{
+	unsigned long i, count;
+
+	page = nth_page(page, offset >> PAGE_SHIFT);
+	count = PFN_UP(offset_in_page(offset) + len);
+	for (i = 0; i < count; i++)
+		map->pages[(*n)++] = nth_page(page, i);
+}
+
+/* All entries merge into one IOVA range: one mapped segment */
+static int fpga_sim_map_sg(struct device *dev, struct scatterlist *sgl,
+			   int nents, enum dma_data_direction dir,
+			   unsigned long attrs)
+{
+	struct fpga_sim *sim = to_fpga_sim(dev);
+	unsigned long npages = 0, n = 0;
+	struct fpga_sim_dma_map *map;
+	struct scatterlist *sg;
+	u64 total = 0;
+	int i, ret;
+
+	if (nents <= 0)
+		return -EINVAL;
+	/* Only page boundaries may fall between entries, as on an IOMMU */
+	for_each_sg(sgl, sg, nents, i) {
+		size_t ofs = offset_in_page(sg->offset);
+
+		if (!sg->length || (i && ofs) ||
+		    (i < nents - 1 && !PAGE_ALIGNED(ofs + sg->length)))
+			return -EINVAL;
+		npages += PFN_UP(ofs + sg->length);
+		total += sg->length;
+	}
+	if (total > UINT_MAX)
+		return -EINVAL;
+
+	map = fpga_sim_map_alloc(npages, dir);
+	if (!map)
+		return -ENOMEM;
+	for_each_sg(sgl, sg, nents, i)
+		fpga_sim_fill_pages(map, &n, sg_page(sg), sg->offset,
+				    sg->length);
+	ret = fpga_sim_map_insert(sim, map);
+	if (ret) {
+		fpga_sim_map_free(map);
+		return ret;
+	}
+
+	for_each_sg(sgl, sg, nents, i) {
+		sg_dma_address(sg) = DMA_MAPPING_ERROR;
+		sg_dma_len(sg) = 0;
+	}
+	sg_dma_address(sgl) = fpga_sim_map_iova(map) + offset_in_page(sgl->offset);
+	sg_dma_len(sgl) = total;
+	return 1;
+}
+
+static void fpga_sim_unmap_sg(struct device *dev, struct scatterlist *sgl,
+			      int nents, enum dma_data_direction dir,
+			      unsigned long attrs)
+{
+	struct fpga_sim_dma_map *map;
+
+	map = fpga_sim_map_remove(to_fpga_sim(dev), sg_dma_address(sgl), NULL);
+	if (map)
+		fpga_sim_map_free(map);
+}
+
+static dma_addr_t fpga_sim_map_page(struct device *dev, struct page *page,
+				    unsigned long offset, size_t size,
+				    enum dma_data_direction dir,
+				    unsigned long attrs)
+{
+	struct fpga_sim_dma_map *map;
+	unsigned long n = 0;
+
+	if (!size)
+		return DMA_MAPPING_ERROR;
+	map = fpga_sim_map_alloc(PFN_UP(offset_in_page(offset) + size), dir);
+	if (!map)
+		return DMA_MAPPING_ERROR;
+	fpga_sim_fill_pages(map, &n, page, offset, size);
+	if (fpga_sim_map_insert(to_fpga_sim(dev), map)) {
+		fpga_sim_map_free(map);
+		return DMA_MAPPING_ERROR;
+	}
+	return fpga_sim_map_iova(map) + offset_in_page(offset);
+}
+
+static void fpga_sim_unmap_page(struct device *dev, dma_addr_t addr,
+				size_t size, enum dma_data_direction dir,
+				unsigned long attrs)
+{
+	struct fpga_sim_dma_map *map;
+
+	map = fpga_sim_map_remove(to_fpga_sim(dev), addr, NULL);
+	if (map)
+		fpga_sim_map_free(map);
+}
+
+/* Coherent memory: zeroed vmalloc pages behind one IOVA range */
+static void *fpga_sim_alloc(struct device *dev, size_t size,
+			    dma_addr_t *dma_handle, gfp_t gfp,
+			    unsigned long attrs)
+{
+	struct fpga_sim_dma_map *map;
+	unsigned long i;
+	void *cpu_addr;
+
+	if (!size || !gfpflags_allow_blocking(gfp))
+		return NULL;
+	size = PAGE_ALIGN(size);
+	map = fpga_sim_map_alloc(size >> PAGE_SHIFT, DMA_BIDIRECTIONAL);
+	if (!map)
+		return NULL;
+	cpu_addr = vmalloc_user(size);
+	if (!cpu_addr)
+		goto err_free_map;
+	for (i = 0; i < map->npages; i++)
+		map->pages[i] = vmalloc_to_page(cpu_addr + i * PAGE_SIZE);
+	map->cpu_addr = cpu_addr;
+	if (fpga_sim_map_insert(to_fpga_sim(dev), map))
+		goto err_free_buf;
+	*dma_handle = fpga_sim_map_iova(map);
+	return cpu_addr;
+
+err_free_buf:
+	vfree(cpu_addr);
+err_free_map:
+	fpga_sim_map_free(map);
+	return NULL;
+}
+
+static void fpga_sim_free(struct device *dev, size_t size, void *cpu_addr,
+			  dma_addr_t dma_handle, unsigned long attrs)
+{
+	struct fpga_sim_dma_map *map;
+
+	map = fpga_sim_map_remove(to_fpga_sim(dev), dma_handle, cpu_addr);
+	if (!map)
+		return;
+	vfree(cpu_addr);
+	fpga_sim_map_free(map);
+}
+
+static int fpga_sim_mmap(struct device *dev, struct vm_area_struct *vma,
+			 void *cpu_addr, dma_addr_t dma_addr, size_t size,
+			 unsigned long attrs)
+{
+	unsigned long pages = PFN_UP(size);
+
+	if (vma->vm_pgoff >= pages || vma_pages(vma) > pages - vma->vm_pgoff)
+		return -ENXIO;
+	return remap_vmalloc_range(vma, cpu_addr, vma->vm_pgoff);
+}
+
+static int fpga_sim_get_sgtable(struct device *dev, struct sg_table *sgt,
+				void *cpu_addr, dma_addr_t dma_addr,
+				size_t size, unsigned long attrs)
+{
+	struct fpga_sim *sim = to_fpga_sim(dev);
+	struct fpga_sim_dma_map *map;
+	int ret = -ENXIO;
+
+	down_read(&sim->iommu.lock);
+	map = mtree_load(&sim->iommu.tree, dma_addr >> PAGE_SHIFT);
+	if (map && map->cpu_addr == cpu_addr &&
+	    PFN_UP(size) <= map->npages)
+		ret = sg_alloc_table_from_pages(sgt, map->pages, PFN_UP(size),
+						0, size, GFP_KERNEL);
+	up_read(&sim->iommu.lock);
+	return ret;
+}
+
+/* IOVAs are below 2^47 */
+static int fpga_sim_dma_supported(struct device *dev, u64 mask)
+{
+	return mask >= DMA_BIT_MASK(FPGA_SIM_IOVA_BITS);
+}
+
+const struct dma_map_ops fpga_sim_dma_ops = {
+	.alloc		= fpga_sim_alloc,
+	.free		= fpga_sim_free,
+	.mmap		= fpga_sim_mmap,
+	.get_sgtable	= fpga_sim_get_sgtable,
+	.map_page	= fpga_sim_map_page,
+	.unmap_page	= fpga_sim_unmap_page,
+	.map_sg		= fpga_sim_map_sg,
+	.unmap_sg	= fpga_sim_unmap_sg,
+	.dma_supported	= fpga_sim_dma_supported,
+};
+
+/**
+ * fpga_sim_dma_page() - translate the cursor's IOVA for the DMA engine
+ * @sim: the card
+ * @cur: where the engine is; @cur->map caches the last mapping
+ * @write: the engine will write there
+ * @ofs: out: offset of @cur->iova in the page
+ *
+ * Caller holds fpga_sim_dma_begin().
+ *
+ * Return: the page, or NULL for a DMA fault (unmapped, guard page, or a
+ * write to a DMA_TO_DEVICE mapping).
+ */
+struct page *fpga_sim_dma_page(struct fpga_sim *sim,
+			       struct fpga_sim_dma_cursor *cur, bool write,
+			       size_t *ofs)
+{
+	unsigned long pfn = cur->iova >> PAGE_SHIFT;
+	struct fpga_sim_dma_map *map = cur->map;
+
+	lockdep_assert_held_read(&sim->iommu.lock);
+	if (!map || pfn - map->first >= map->npages) {
+		map = NULL;
+		if (pfn >= FPGA_SIM_IOVA_FIRST && pfn <= FPGA_SIM_IOVA_LAST)
+			map = mtree_load(&sim->iommu.tree, pfn);
+		cur->map = map;
+		if (!map || pfn - map->first >= map->npages)
+			return NULL;
+	}
+	if (write && map->dir == DMA_TO_DEVICE)
+		return NULL;
+	*ofs = offset_in_page(cur->iova);
+	return map->pages[pfn - map->first];
+}
+
+void fpga_sim_dma_begin(struct fpga_sim *sim)
+{
+	down_read(&sim->iommu.lock);
+}
+
+void fpga_sim_dma_end(struct fpga_sim *sim)
+{
+	up_read(&sim->iommu.lock);
+}
+
+/**
+ * fpga_sim_iommu_init() - an empty IOMMU on the card device
+ * @sim: the card
+ *
+ * Before fpga_dfl_card_add(): the ports' drivers map through it.
+ */
+void fpga_sim_iommu_init(struct fpga_sim *sim)
+{
+	struct fpga_sim_iommu *mmu = &sim->iommu;
+
+	init_rwsem(&mmu->lock);
+	mt_init_flags(&mmu->tree, MT_FLAGS_ALLOC_RANGE);
+	mmu->dma_mask = DMA_BIT_MASK(48);
+	sim->dev.dma_mask = &mmu->dma_mask;
+	sim->dev.coherent_dma_mask = DMA_BIT_MASK(48);
+	sim->dev.dma_parms = &mmu->dma_parms;
+	dma_set_max_seg_size(&sim->dev, UINT_MAX);
+	set_dma_ops(&sim->dev, &fpga_sim_dma_ops);
+}
+
+/**
+ * fpga_sim_iommu_fini() - drop every mapping left and refuse new ones
+ * @sim: the card
+ *
+ * After fpga_dfl_card_remove(): drivers have unmapped what they mapped.
+ * What is left is reported and freed; later DMA API calls on the card
+ * device fail or do nothing.
+ */
+void fpga_sim_iommu_fini(struct fpga_sim *sim)
+{
+	struct fpga_sim_iommu *mmu = &sim->iommu;
+	struct fpga_sim_dma_map *map;
+	unsigned long index = 0, left = 0;
+
+	down_write(&mmu->lock);
+	mmu->dead = true;
+	mt_for_each(&mmu->tree, map, index, ULONG_MAX) {
+		vfree(map->cpu_addr);
+		fpga_sim_map_free(map);
+		left++;
+	}
+	mtree_destroy(&mmu->tree);
+	up_write(&mmu->lock);
+	if (left)
+		dev_err(&sim->dev, "%lu DMA mappings were left at removal\n",
+			left);
+}

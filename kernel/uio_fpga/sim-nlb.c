@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The NLB0 loopback AFU of the simulated card (OPAE hello_fpga CSR map).
+ *
+ * When CTL reads RESET_N | START the model copies NUM_LINES 64-byte lines
+ * from IOVA SRC_ADDR * 64 to DST_ADDR * 64 through the card's IOMMU, then
+ * writes the DSM: DSM + 0x48 = clocks taken, then DSM + 0x40 = 1 (done).
+ * A new run needs CTL to leave START first (CTL = 7 stops, as OPAE does).
+ *
+ * Any address that does not translate is a DMA fault: the run stops where
+ * it is, nothing more is written (no DSM), and the port reports
+ * PORT_ERR_DMA_FAULT.  Pulling the port's soft reset or removing the card
+ * aborts a run between chunks, without a DSM write.
+ *
+ * The DMA counters count the copy only: bytes and lines read from the
+ * source and written to the destination (equal, whole lines).  The DSM
+ * write is status, not data, and is not counted.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/highmem.h>
+#include <linux/kthread.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+
+#include "sim.h"
+
+#define FPGA_SIM_NLB_RUN	(NLB_CTL_RESET_N | NLB_CTL_START)
+/* Bytes copied per hold of the IOMMU lock: bounds the wait of an unmap */
+#define FPGA_SIM_NLB_CHUNK	SZ_1M
+
+/* Software stopped the run, reset the port, or the card is going away */
+static bool fpga_sim_nlb_aborted(struct fpga_sim *sim, unsigned int n)
+{
+	struct fpga_sim_port *port = &sim->ports[n];
+
+	return kthread_should_stop() ||
+	       fpga_sim_read(sim, port->afu + NLB_CTL) != FPGA_SIM_NLB_RUN ||
+	       (fpga_sim_read(sim, port->hdr + PORT_HDR_CTRL) & PORT_CTRL_SFTRST);
+}
+
+static void fpga_sim_nlb_count(struct fpga_sim *sim, unsigned int n, u64 bytes)
+{
+	fpga_sim_cntr_add(sim, n, CNTR_EVT_DMA_RD_BYTES, bytes);
+	fpga_sim_cntr_add(sim, n, CNTR_EVT_DMA_RD_LINES, bytes / NLB_CACHE_LINE);
+	fpga_sim_cntr_add(sim, n, CNTR_EVT_DMA_WR_BYTES, bytes);
+	fpga_sim_cntr_add(sim, n, CNTR_EVT_DMA_WR_LINES, bytes / NLB_CACHE_LINE);
+}
+
+/* Copy up to @len bytes between the cursors; bytes copied, short on fault */
+static u64 fpga_sim_nlb_chunk(struct fpga_sim *sim,
+			      struct fpga_sim_dma_cursor *src,
+			      struct fpga_sim_dma_cursor *dst, u64 len)
+{
+	u64 done = 0;
+
+	while (done < len) {
+		struct page *sp, *dp;
+		size_t so, doff, step;
+		void *s, *d;
+
+		sp = fpga_sim_dma_page(sim, src, false, &so);
+		dp = sp ? fpga_sim_dma_page(sim, dst, true, &doff) : NULL;
+		if (!dp)
+			break;
+		step = min3(len - done, PAGE_SIZE - so, PAGE_SIZE - doff);
+		s = kmap_local_page(sp);
+		d = kmap_local_page(dp);
+		memcpy(d + doff, s + so, step);
+		kunmap_local(d);
+		kunmap_local(s);
+		src->iova += step;
+		dst->iova += step;
+		done += step;
+	}
+	return done;
+}
+
+/* The copy: 0, -EFAULT (DMA fault) or -EINTR (aborted) */
+static int fpga_sim_nlb_copy(struct fpga_sim *sim, unsigned int n,
+			     u64 src_line, u64 dst_line, u64 lines)
+{
+	struct fpga_sim_dma_cursor src = { }, dst = { };
+	u64 left, end;
+
+	/* An address that does not fit in 64 bits cannot translate */
+	if (check_mul_overflow(src_line, (u64)NLB_CACHE_LINE, &src.iova) ||
+	    check_mul_overflow(dst_line, (u64)NLB_CACHE_LINE, &dst.iova) ||
+	    check_mul_overflow(lines, (u64)NLB_CACHE_LINE, &left) ||
+	    check_add_overflow(src.iova, left, &end) ||
+	    check_add_overflow(dst.iova, left, &end))
+		return -EFAULT;
+
+	while (left) {
+		u64 len = min_t(u64, left, FPGA_SIM_NLB_CHUNK), done;
+
+		if (fpga_sim_nlb_aborted(sim, n))
+			return -EINTR;
+		fpga_sim_dma_begin(sim);
+		src.map = NULL;
+		dst.map = NULL;
+		done = fpga_sim_nlb_chunk(sim, &src, &dst, len);
+		fpga_sim_dma_end(sim);
+
+		fpga_sim_nlb_count(sim, n, done);
+		fpga_sim_cntr_tick(sim);
+		if (done < len)
+			return -EFAULT;
+		left -= len;
+		cond_resched();
+	}
+	return 0;
+}
+
+/* Store one naturally aligned u64 at IOVA @iova */
+static int fpga_sim_nlb_store(struct fpga_sim *sim, u64 iova, u64 val)
+{
+	struct fpga_sim_dma_cursor cur = { .iova = iova };
+	struct page *page;
+	size_t ofs;
+	void *p;
+
+	if (!IS_ALIGNED(iova, sizeof(u64)))
+		return -EFAULT;
+	page = fpga_sim_dma_page(sim, &cur, true, &ofs);
+	if (!page)
+		return -EFAULT;
+	p = kmap_local_page(page);
+	WRITE_ONCE(*(u64 *)(p + ofs), val);
+	kunmap_local(p);
+	return 0;
+}
+
+/* The DSM line: clocks first, so that whoever sees "done" sees them too */
+static int fpga_sim_nlb_dsm(struct fpga_sim *sim, u64 dsm, u64 clocks)
+{
+	u64 iova;
+	int ret;
+
+	if (check_add_overflow(dsm, (u64)NLB_DSM_CLOCKS, &iova))
+		return -EFAULT;
+	fpga_sim_dma_begin(sim);
+	ret = fpga_sim_nlb_store(sim, iova, clocks);
+	if (!ret) {
+		/* Clocks before done: software polls done, then reads clocks */
+		smp_wmb();
+		ret = fpga_sim_nlb_store(sim, dsm + NLB_DSM_STATUS, 1);
+	}
+	fpga_sim_dma_end(sim);
+	return ret;
+}
+
+static void fpga_sim_nlb_run(struct fpga_sim *sim, unsigned int n)
+{
+	struct fpga_sim_port *port = &sim->ports[n];
+	size_t afu = port->afu;
+	ktime_t start = ktime_get();
+	int ret = -EFAULT;
+
+	fpga_sim_write(sim, afu + NLB_STATUS1, 1);
+	if (!xchg(&port->fail_dma, false))
+		ret = fpga_sim_nlb_copy(sim, n,
+					fpga_sim_read(sim, afu + NLB_SRC_ADDR),
+					fpga_sim_read(sim, afu + NLB_DST_ADDR),
+					fpga_sim_read(sim, afu + NLB_NUM_LINES));
+	if (!ret)
+		ret = fpga_sim_nlb_dsm(sim, fpga_sim_read(sim, afu + NLB_DSM_BASEL),
+				       fpga_sim_cntr_clocks(sim, start));
+	fpga_sim_write(sim, afu + NLB_STATUS1, 0);
+
+	if (ret == -EFAULT) {
+		fpga_sim_cntr_add(sim, n, CNTR_EVT_DMA_FAULTS, 1);
+		fpga_sim_error_raise(sim, n, PORT_ERR_DMA_FAULT);
+	} else if (!ret &&
+		   (fpga_sim_read(sim, afu + NLB_CFG) & NLB_CFG_IRQ_ON_DONE)) {
+		fpga_sim_irq_raise(sim, FPGA_SIM_PORT_UINT_VEC(n, 0));
+	}
+}
+
+/* NLB_DOORBELL: taken atomically, then each BIT(k) raises user IRQ k */
+static bool fpga_sim_nlb_doorbell(struct fpga_sim *sim, unsigned int n)
+{
+	size_t ofs = sim->ports[n].afu + NLB_DOORBELL;
+	u64 v = fpga_sim_read(sim, ofs);
+	unsigned int k;
+
+	if (!v)
+		return false;
+	if (!fpga_sim_update(sim, ofs, v, 0))
+		return true;	/* another store: next pass */
+	for (k = 0; k < FPGA_SIM_NUM_UINT; k++)
+		if (v & BIT_ULL(k))
+			fpga_sim_irq_raise(sim, FPGA_SIM_PORT_UINT_VEC(n, k));
+	return true;
+}
+
+/**
+ * fpga_sim_nlb_step() - react to what software wrote to port @n's NLB0
+ * @sim: the card
+ * @n: port, out of reset
+ *
+ * Return: true if there was something to do.
+ */
+bool fpga_sim_nlb_step(struct fpga_sim *sim, unsigned int n)
+{
+	struct fpga_sim_port *port = &sim->ports[n];
+	bool busy = fpga_sim_nlb_doorbell(sim, n);
+
+	if (fpga_sim_read(sim, port->afu + NLB_CTL) != FPGA_SIM_NLB_RUN) {
+		port->nlb_done = false;
+		return busy;
+	}
+	if (port->nlb_done)
+		return busy;
+	port->nlb_done = true;
+	fpga_sim_nlb_run(sim, n);
+	return true;
+}
+
+/**
+ * fpga_sim_nlb_reset() - port @n's soft reset: the AFU returns to idle
+ * @sim: the card
+ * @n: port
+ */
+void fpga_sim_nlb_reset(struct fpga_sim *sim, unsigned int n)
+{
+	struct fpga_sim_port *port = &sim->ports[n];
+
+	fpga_sim_take(sim, port->afu + NLB_CTL);
+	fpga_sim_take(sim, port->afu + NLB_DOORBELL);
+	fpga_sim_write(sim, port->afu + NLB_STATUS1, 0);
+	port->nlb_done = false;
+}
