@@ -59,6 +59,11 @@ copy_elf()
 	copy_libs "$1"
 }
 
+# /bin/sh is dash: busybox's shell runs its own applets (modprobe, ...)
+# before anything in PATH, and the tests must use the real kmod tools.
+copy_elf /usr/bin/dash
+ln -sf ../usr/bin/dash "$root/bin/sh"
+
 copy_elf /usr/bin/kmod
 for tool in modprobe insmod rmmod lsmod depmod modinfo; do
 	ln -sf ../usr/bin/kmod "$root/sbin/$tool"
