@@ -32,7 +32,7 @@ VM_MODULES ?= dkms
 # Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
 VM_TESTS ?=
 
-.PHONY: print-kver check-run-all all help modules modules-check clean-modules user selftests \
+.PHONY: bench print-kver check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install deps check check-run \
 	check-harness lint demo vm initramfs clean
 
@@ -46,6 +46,7 @@ help:
 	@echo "make selftests     build the kselftests"
 	@echo "make install       install tools, headers, udev rule (DESTDIR=, PREFIX=)"
 	@echo "make dkms-install  register, build and install the modules with DKMS"
+	@echo "make bench         benchmarks in the VM (table + build/bench.json)"
 	@echo "make vm            interactive shell in the VM with everything loaded"
 	@echo "make deps          install the Debian packages the suite needs"
 	@echo "make check-run VM_TESTS=fpga:sim_test [VM_MODULES=build]"
@@ -117,6 +118,12 @@ demo:
 	@$(MAKE) --no-print-directory modules user dkms-install initramfs
 	scripts/vm/run-vm --mode demo --kernel $(VMLINUZ) \
 		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name demo
+
+# Benchmarks in the VM: a table on stdout, the figures in build/bench.json
+bench: initramfs
+	scripts/vm/run-vm --mode bench --kernel $(VMLINUZ) \
+		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name bench \
+		--timeout 900 --json-out $(BUILD)/bench.json
 
 vm: initramfs
 	scripts/vm/run-vm --mode shell --kernel $(VMLINUZ) \

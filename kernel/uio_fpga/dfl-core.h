@@ -11,8 +11,10 @@
 #ifndef _FPGA_DFL_CORE_H
 #define _FPGA_DFL_CORE_H
 
+#include <linux/compiler_types.h>
 #include <linux/device.h>
 #include <linux/mod_devicetable.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 #include "dfl-regs.h"
@@ -120,6 +122,39 @@ struct fpga_dfl_driver {
 };
 
 #define to_fpga_dfl_driver(d) container_of(d, struct fpga_dfl_driver, drv)
+
+/**
+ * struct fpga_dfl_irq - one interrupt of a feature bound to an eventfd
+ * @irq:	Linux irq number
+ * @trigger:	eventfd signalled on each interrupt, NULL when unbound
+ * @name:	name given to request_irq()
+ */
+struct fpga_dfl_irq {
+	int irq;
+	struct eventfd_ctx *trigger;
+	char name[32];
+};
+
+/**
+ * struct fpga_dfl_irqs - the interrupts of one feature (error, UINT)
+ * @lock:	serialises binding and unbinding
+ * @present:	the FIU has the feature (its ioctls are answered)
+ * @count:	number of interrupts
+ * @irqs:	one entry per interrupt
+ */
+struct fpga_dfl_irqs {
+	struct mutex lock;	/* binding and unbinding */
+	bool present;
+	unsigned int count;
+	struct fpga_dfl_irq *irqs;
+};
+
+int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,
+		       u16 feature_id, const char *what);
+long fpga_dfl_ioctl_irq_num(struct fpga_dfl_irqs *irqs, void __user *arg);
+long fpga_dfl_ioctl_set_irq(struct fpga_dfl_irqs *irqs, void __user *arg);
+void fpga_dfl_irqs_unbind_all(struct fpga_dfl_irqs *irqs);
+void fpga_dfl_irqs_free(struct fpga_dfl_irqs *irqs);
 
 struct fpga_dfl_card;
 

@@ -158,6 +158,14 @@ static bool fpga_dfl_feature_irq_cap(struct fpga_dfl_device *fdev,
 		*count = 1;
 		return true;
 	}
+	if (fdev->fiu_id == DFH_ID_FIU_FME && feat->id == FME_FEATURE_ID_GLOBAL_ERR) {
+		v = readq(feat->ioaddr + FME_ERROR_CAP);
+		if (!(v & FME_ERROR_CAP_SUPP_INT))
+			return false;
+		*first = FIELD_GET(FME_ERROR_CAP_INT_VECT, v);
+		*count = 1;
+		return true;
+	}
 	if (fdev->fiu_id == DFH_ID_FIU_PORT && feat->id == PORT_FEATURE_ID_UINT) {
 		v = readq(feat->ioaddr + PORT_UINT_CAP);
 		*first = FIELD_GET(PORT_UINT_CAP_FST_VECT, v);

@@ -74,6 +74,11 @@
 #define FME_FEATURE_ID_GLOBAL_IPERF	0x3
 #define FME_FEATURE_ID_GLOBAL_ERR	0x4
 
+/* FME global error feature */
+#define FME_ERROR_CAP			0x70
+#define FME_ERROR_CAP_SUPP_INT		BIT_ULL(0)
+#define FME_ERROR_CAP_INT_VECT		GENMASK_ULL(12, 1)
+
 /* Port header */
 #define PORT_HDR_CAP			0x30
 #define PORT_CAP_PORT_NUM		GENMASK_ULL(1, 0)

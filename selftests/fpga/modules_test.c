@@ -12,6 +12,8 @@
 static const char *const suite_modules[] = {
 	"fpga_dfl",
 	"fpga_sim",
+	"fpga_port",
+	"fpga_fme",
 };
 
 FIXTURE(module) {
@@ -33,6 +35,18 @@ FIXTURE_VARIANT_ADD(module, fpga_dfl) {
 FIXTURE_VARIANT_ADD(module, fpga_sim) {
 	.name = "fpga_sim",
 	.sysfs = "/sys/bus/fpga_sim/new_device",
+	.needs = "fpga_dfl",
+};
+
+FIXTURE_VARIANT_ADD(module, fpga_port) {
+	.name = "fpga_port",
+	.sysfs = "/sys/class/fpga_port",
+	.needs = "fpga_dfl",
+};
+
+FIXTURE_VARIANT_ADD(module, fpga_fme) {
+	.name = "fpga_fme",
+	.sysfs = "/sys/class/fpga_fme",
 	.needs = "fpga_dfl",
 };
 

@@ -7,58 +7,7 @@
 #include <time.h>
 
 #include "kselftest_harness.h"
-#include "sysfs_util.h"
-
-#define SIM_BUS		"/sys/bus/fpga_sim"
-#define DFL_DEVICES	"/sys/bus/fpga_dfl/devices"
-
-/* Children of card @id whose name starts with @prefix */
-static int card_children(unsigned int id, const char *prefix)
-{
-	char dir[128];
-
-	snprintf(dir, sizeof(dir), SIM_BUS "/devices/fpga_sim%u", id);
-	return count_entries(dir, prefix);
-}
-
-/* Path of the first child of card @id named @prefix* into @out */
-static int card_child(unsigned int id, const char *prefix, char *out,
-		      size_t size)
-{
-	char dir[128];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), SIM_BUS "/devices/fpga_sim%u", id);
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (!strncmp(de->d_name, prefix, strlen(prefix))) {
-			snprintf(out, size, "%s/%s", dir, de->d_name);
-			closedir(d);
-			return 0;
-		}
-	}
-	closedir(d);
-	return -ENOENT;
-}
-
-static int sim_add(unsigned int id, unsigned int ports)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), "%u %u", id, ports);
-	return sysfs_write(SIM_BUS "/new_device", buf);
-}
-
-static int sim_del(unsigned int id)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%u", id);
-	return sysfs_write(SIM_BUS "/del_device", buf);
-}
+#include "sim_util.h"
 
 FIXTURE(sim) {
 	unsigned int id;
@@ -67,8 +16,7 @@ FIXTURE(sim) {
 FIXTURE_SETUP(sim)
 {
 	ASSERT_EQ(0, run_cmd("modprobe fpga_sim"));
-	srand(time(NULL) ^ getpid());
-	self->id = 1000 + rand() % 1000;
+	self->id = sim_random_id();
 }
 
 FIXTURE_TEARDOWN(sim)

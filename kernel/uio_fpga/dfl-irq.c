@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Feature interrupts delivered to eventfds, with the semantics of
+ * upstream's DFL_FPGA_*_SET_IRQ ioctls: bind a range of a feature's
+ * vectors to eventfds, an fd < 0 unbinds.  Used by the port (error and
+ * user interrupts) and FME (error) drivers.
+ */
+#include <linux/eventfd.h>
+#include <linux/fpga-dfl.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "dfl-core.h"
+
+static irqreturn_t fpga_dfl_irq_handler(int irq, void *data)
+{
+	struct fpga_dfl_irq *dirq = data;
+
+	eventfd_signal(dirq->trigger, 1);
+	return IRQ_HANDLED;
+}
+
+/**
+ * fpga_dfl_irqs_init() - prepare the interrupts of a feature for eventfds
+ * @irqs: to fill in
+ * @fdev: the FME or port
+ * @feature_id: the private feature
+ * @what: short name for /proc/interrupts ("err", "uint")
+ *
+ * A FIU without the feature gets @irqs->present false: its ioctls are
+ * then answered with -EINVAL, as upstream does for a missing feature.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,
+		       u16 feature_id, const char *what)
+{
+	struct fpga_dfl_feature *feat;
+	unsigned int i;
+
+	memset(irqs, 0, sizeof(*irqs));
+	mutex_init(&irqs->lock);
+	feat = fpga_dfl_find_feature(fdev, feature_id);
+	if (!feat)
+		return 0;
+	irqs->present = true;
+	if (!feat->irq_count)
+		return 0;
+	irqs->irqs = kcalloc(feat->irq_count, sizeof(*irqs->irqs), GFP_KERNEL);
+	if (!irqs->irqs)
+		return -ENOMEM;
+	irqs->count = feat->irq_count;
+	for (i = 0; i < irqs->count; i++) {
+		irqs->irqs[i].irq = feat->irqs[i];
+		snprintf(irqs->irqs[i].name, sizeof(irqs->irqs[i].name),
+			 "%s-%s%u", dev_name(&fdev->dev), what, i);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_irqs_init);
+
+static void fpga_dfl_irq_unbind(struct fpga_dfl_irq *dirq)
+{
+	if (!dirq->trigger)
+		return;
+	free_irq(dirq->irq, dirq);
+	eventfd_ctx_put(dirq->trigger);
+	dirq->trigger = NULL;
+}
+
+static int fpga_dfl_irq_bind(struct fpga_dfl_irq *dirq, int fd)
+{
+	struct eventfd_ctx *trigger;
+	int ret;
+
+	fpga_dfl_irq_unbind(dirq);
+	if (fd < 0)
+		return 0;
+
+	trigger = eventfd_ctx_fdget(fd);
+	if (IS_ERR(trigger))
+		return PTR_ERR(trigger);
+	dirq->trigger = trigger;
+	ret = request_irq(dirq->irq, fpga_dfl_irq_handler, 0, dirq->name, dirq);
+	if (ret) {
+		eventfd_ctx_put(trigger);
+		dirq->trigger = NULL;
+	}
+	return ret;
+}
+
+/* DFL_FPGA_*_GET_IRQ_NUM */
+long fpga_dfl_ioctl_irq_num(struct fpga_dfl_irqs *irqs, void __user *arg)
+{
+	if (!irqs->present)
+		return -EINVAL;
+	return put_user(irqs->count, (__u32 __user *)arg);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_ioctl_irq_num);
+
+/* DFL_FPGA_*_SET_IRQ */
+long fpga_dfl_ioctl_set_irq(struct fpga_dfl_irqs *irqs, void __user *arg)
+{
+	struct dfl_fpga_irq_set hdr;
+	unsigned int i, end;
+	s32 *fds;
+	int ret = 0;
+
+	if (!irqs->present)
+		return -EINVAL;
+	if (!irqs->count)
+		return -ENOENT;
+	if (copy_from_user(&hdr, arg, sizeof(hdr)))
+		return -EFAULT;
+	if (!hdr.count || check_add_overflow(hdr.start, hdr.count, &end) ||
+	    end > irqs->count)
+		return -EINVAL;
+
+	fds = memdup_user(arg + sizeof(hdr), array_size(hdr.count, sizeof(*fds)));
+	if (IS_ERR(fds))
+		return PTR_ERR(fds);
+
+	mutex_lock(&irqs->lock);
+	for (i = 0; i < hdr.count; i++) {
+		ret = fpga_dfl_irq_bind(&irqs->irqs[hdr.start + i], fds[i]);
+		if (ret)
+			break;
+	}
+	/* On failure, unbind what this call bound (as upstream does) */
+	if (ret)
+		while (i--)
+			fpga_dfl_irq_unbind(&irqs->irqs[hdr.start + i]);
+	mutex_unlock(&irqs->lock);
+
+	kfree(fds);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_ioctl_set_irq);
+
+/**
+ * fpga_dfl_irqs_unbind_all() - unbind every eventfd of a feature
+ * @irqs: the feature's interrupts
+ */
+void fpga_dfl_irqs_unbind_all(struct fpga_dfl_irqs *irqs)
+{
+	unsigned int i;
+
+	mutex_lock(&irqs->lock);
+	for (i = 0; i < irqs->count; i++)
+		fpga_dfl_irq_unbind(&irqs->irqs[i]);
+	mutex_unlock(&irqs->lock);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_irqs_unbind_all);
+
+/**
+ * fpga_dfl_irqs_free() - unbind everything and free (driver remove)
+ * @irqs: the feature's interrupts
+ */
+void fpga_dfl_irqs_free(struct fpga_dfl_irqs *irqs)
+{
+	fpga_dfl_irqs_unbind_all(irqs);
+	kfree(irqs->irqs);
+	irqs->irqs = NULL;
+	irqs->count = 0;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_irqs_free);

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fpga_fme: the FME driver on the fpga_dfl bus.
+ *
+ * /dev/fpga-fme.N answers the common ioctls of <linux/fpga-dfl.h> and the
+ * FME error interrupt ioctls; sysfs shows the FME header (ports_num,
+ * bitstream_id, ...).  Partial reconfiguration and SR-IOV port assignment
+ * are not offered: those ioctls get -EINVAL, as upstream answers for a
+ * feature the FME does not have.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitfield.h>
+#include <linux/cdev.h>
+#include <linux/fpga-dfl.h>
+#include <linux/fs.h>
+#include <linux/io.h>
+#include <linux/module.h>
+#include <linux/rwsem.h>
+#include <linux/slab.h>
+
+#include "dfl-core.h"
+
+#define FPGA_FME_MINORS	64
+
+/**
+ * struct fpga_fme - an FME
+ * @chardev:	the device behind /dev/fpga-fme.N; its release frees this
+ * @cdev:	the character device
+ * @unplug:	read by file operations, written by remove() to set @gone
+ * @gone:	the FME was removed; operations fail with -ENODEV
+ * @lock:	protects @open_count and @excl
+ * @open_count:	number of open files
+ * @excl:	opened with O_EXCL
+ * @hdr:	FME header registers
+ * @err_irqs:	the global error interrupt
+ */
+struct fpga_fme {
+	struct device chardev;
+	struct cdev cdev;
+	struct rw_semaphore unplug;
+	bool gone;
+	struct mutex lock;	/* open_count, excl */
+	unsigned int open_count;
+	bool excl;
+	void __iomem *hdr;
+	struct fpga_dfl_irqs err_irqs;
+};
+
+static dev_t fpga_fme_devt;
+static DEFINE_IDA(fpga_fme_minor_ida);
+
+static struct class fpga_fme_class = {
+	.name	= "fpga_fme",
+	.owner	= THIS_MODULE,
+};
+
+static int fpga_fme_open(struct inode *inode, struct file *file)
+{
+	struct fpga_fme *fme = container_of(inode->i_cdev, struct fpga_fme,
+					    cdev);
+	bool excl = file->f_flags & O_EXCL;
+	int ret = 0;
+
+	down_read(&fme->unplug);
+	mutex_lock(&fme->lock);
+	if (fme->gone)
+		ret = -ENODEV;
+	else if (fme->excl || (excl && fme->open_count))
+		ret = -EBUSY;
+	if (!ret) {
+		fme->open_count++;
+		fme->excl = excl;
+		get_device(&fme->chardev);
+	}
+	mutex_unlock(&fme->lock);
+	up_read(&fme->unplug);
+	if (ret)
+		return ret;
+
+	file->private_data = fme;
+	return stream_open(inode, file);
+}
+
+static int fpga_fme_release(struct inode *inode, struct file *file)
+{
+	struct fpga_fme *fme = file->private_data;
+	bool last;
+
+	down_read(&fme->unplug);
+	mutex_lock(&fme->lock);
+	last = !--fme->open_count;
+	if (last)
+		fme->excl = false;
+	mutex_unlock(&fme->lock);
+	if (last && !fme->gone)
+		fpga_dfl_irqs_unbind_all(&fme->err_irqs);
+	up_read(&fme->unplug);
+
+	put_device(&fme->chardev);
+	return 0;
+}
+
+static long fpga_fme_ioctl(struct file *file, unsigned int cmd,
+			   unsigned long arg)
+{
+	struct fpga_fme *fme = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	long ret;
+
+	down_read(&fme->unplug);
+	if (fme->gone) {
+		ret = -ENODEV;
+		goto out;
+	}
+	switch (cmd) {
+	case DFL_FPGA_GET_API_VERSION:
+		ret = DFL_FPGA_API_VERSION;
+		break;
+	case DFL_FPGA_CHECK_EXTENSION:
+		ret = 0;
+		break;
+	case DFL_FPGA_FME_ERR_GET_IRQ_NUM:
+		ret = fpga_dfl_ioctl_irq_num(&fme->err_irqs, uarg);
+		break;
+	case DFL_FPGA_FME_ERR_SET_IRQ:
+		ret = fpga_dfl_ioctl_set_irq(&fme->err_irqs, uarg);
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+out:
+	up_read(&fme->unplug);
+	return ret;
+}
+
+static const struct file_operations fpga_fme_fops = {
+	.owner		= THIS_MODULE,
+	.open		= fpga_fme_open,
+	.release	= fpga_fme_release,
+	.unlocked_ioctl	= fpga_fme_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.llseek		= noop_llseek,
+};
+
+static u64 fpga_fme_read(struct device *dev, unsigned int reg)
+{
+	struct fpga_fme *fme = dev_get_drvdata(dev);
+
+	return readq(fme->hdr + reg);
+}
+
+static ssize_t ports_num_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", FIELD_GET(FME_CAP_NUM_PORTS,
+				fpga_fme_read(dev, FME_HDR_CAP)));
+}
+static DEVICE_ATTR_RO(ports_num);
+
+static ssize_t bitstream_id_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n",
+			  fpga_fme_read(dev, FME_HDR_BITSTREAM_ID));
+}
+static DEVICE_ATTR_RO(bitstream_id);
+
+static ssize_t bitstream_metadata_show(struct device *dev,
+				       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n",
+			  fpga_fme_read(dev, FME_HDR_BITSTREAM_MD));
+}
+static DEVICE_ATTR_RO(bitstream_metadata);
+
+static ssize_t cache_size_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", FIELD_GET(FME_CAP_CACHE_SIZE,
+				fpga_fme_read(dev, FME_HDR_CAP)));
+}
+static DEVICE_ATTR_RO(cache_size);
+
+static ssize_t fabric_version_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", FIELD_GET(FME_CAP_FABRIC_VERID,
+				fpga_fme_read(dev, FME_HDR_CAP)));
+}
+static DEVICE_ATTR_RO(fabric_version);
+
+static ssize_t socket_id_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", FIELD_GET(FME_CAP_SOCKET_ID,
+				fpga_fme_read(dev, FME_HDR_CAP)));
+}
+static DEVICE_ATTR_RO(socket_id);
+
+static struct attribute *fpga_fme_attrs[] = {
+	&dev_attr_ports_num.attr,
+	&dev_attr_bitstream_id.attr,
+	&dev_attr_bitstream_metadata.attr,
+	&dev_attr_cache_size.attr,
+	&dev_attr_fabric_version.attr,
+	&dev_attr_socket_id.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(fpga_fme);
+
+static void fpga_fme_chardev_release(struct device *dev)
+{
+	struct fpga_fme *fme = container_of(dev, struct fpga_fme, chardev);
+
+	ida_free(&fpga_fme_minor_ida, MINOR(dev->devt));
+	kfree(fme);
+}
+
+static int fpga_fme_probe(struct fpga_dfl_device *fdev)
+{
+	struct fpga_fme *fme;
+	int minor, ret;
+
+	fme = kzalloc(sizeof(*fme), GFP_KERNEL);
+	if (!fme)
+		return -ENOMEM;
+	minor = ida_alloc_max(&fpga_fme_minor_ida, FPGA_FME_MINORS - 1,
+			      GFP_KERNEL);
+	if (minor < 0) {
+		kfree(fme);
+		return minor;
+	}
+	init_rwsem(&fme->unplug);
+	mutex_init(&fme->lock);
+	fme->hdr = fdev->hdr.ioaddr;
+
+	/* From here on the chardev's release frees the FME */
+	device_initialize(&fme->chardev);
+	fme->chardev.class = &fpga_fme_class;
+	fme->chardev.parent = &fdev->dev;
+	fme->chardev.devt = MKDEV(MAJOR(fpga_fme_devt), minor);
+	fme->chardev.release = fpga_fme_chardev_release;
+	ret = dev_set_name(&fme->chardev, "%s", dev_name(&fdev->dev));
+	if (ret)
+		goto err_put;
+	ret = fpga_dfl_irqs_init(&fme->err_irqs, fdev, FME_FEATURE_ID_GLOBAL_ERR,
+				 "err");
+	if (ret)
+		goto err_put;
+
+	dev_set_drvdata(&fdev->dev, fme);
+	cdev_init(&fme->cdev, &fpga_fme_fops);
+	fme->cdev.owner = THIS_MODULE;
+	ret = cdev_device_add(&fme->cdev, &fme->chardev);
+	if (ret)
+		goto err_free_irqs;
+	return 0;
+
+err_free_irqs:
+	fpga_dfl_irqs_free(&fme->err_irqs);
+err_put:
+	put_device(&fme->chardev);
+	return ret;
+}
+
+static void fpga_fme_remove(struct fpga_dfl_device *fdev)
+{
+	struct fpga_fme *fme = dev_get_drvdata(&fdev->dev);
+
+	cdev_device_del(&fme->cdev, &fme->chardev);
+	down_write(&fme->unplug);
+	fme->gone = true;
+	up_write(&fme->unplug);
+	fpga_dfl_irqs_free(&fme->err_irqs);
+	put_device(&fme->chardev);
+}
+
+static const struct fpga_dfl_device_id fpga_fme_ids[] = {
+	{ DFH_TYPE_FIU, DFH_ID_FIU_FME },
+	{ }
+};
+
+static struct fpga_dfl_driver fpga_fme_driver = {
+	.drv = {
+		.name		= "fpga_fme",
+		.dev_groups	= fpga_fme_groups,
+	},
+	.id_table	= fpga_fme_ids,
+	.probe		= fpga_fme_probe,
+	.remove		= fpga_fme_remove,
+};
+
+static int __init fpga_fme_init(void)
+{
+	int ret;
+
+	ret = alloc_chrdev_region(&fpga_fme_devt, 0, FPGA_FME_MINORS,
+				  "fpga_fme");
+	if (ret)
+		return ret;
+	ret = class_register(&fpga_fme_class);
+	if (ret)
+		goto err_chrdev;
+	ret = fpga_dfl_driver_register(&fpga_fme_driver);
+	if (ret)
+		goto err_class;
+	return 0;
+
+err_class:
+	class_unregister(&fpga_fme_class);
+err_chrdev:
+	unregister_chrdev_region(fpga_fme_devt, FPGA_FME_MINORS);
+	return ret;
+}
+
+static void __exit fpga_fme_exit(void)
+{
+	fpga_dfl_driver_unregister(&fpga_fme_driver);
+	class_unregister(&fpga_fme_class);
+	unregister_chrdev_region(fpga_fme_devt, FPGA_FME_MINORS);
+}
+
+module_init(fpga_fme_init);
+module_exit(fpga_fme_exit);
+
+MODULE_DESCRIPTION("DFL FPGA FME driver: /dev/fpga-fme.N");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS("fpga_dfl:t0004f0000");

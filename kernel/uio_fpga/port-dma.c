@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DMA mapping of user memory for the AFU.
+ *
+ * Unlike upstream, buffers are ordinary 4 KiB pages of any size: they are
+ * pinned, put in a scatter-gather table and mapped through the DMA API of
+ * the card, whose IOMMU must give one device-contiguous range.  A mapping
+ * belongs to the file that made it (no other opener can unmap it) and its
+ * pinned pages are charged to the process that mapped them, and uncharged
+ * from that same process, whoever unmaps.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/fpga-dfl.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/scatterlist.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "port.h"
+
+/* OFS extension of DFL_FPGA_PORT_DMA_MAP flags */
+#define FPGA_PORT_DMA_TO_DEV	BIT(0)	/* the AFU reads the buffer */
+#define FPGA_PORT_DMA_FROM_DEV	BIT(1)	/* the AFU writes the buffer */
+
+/**
+ * struct fpga_port_dma - one DMA mapping
+ * @node:	entry in the file's tree, keyed by @iova
+ * @user_addr:	start of the buffer in the mapping process
+ * @length:	length in bytes (whole pages)
+ * @iova:	device address of the start
+ * @dir:	DMA direction
+ * @pages:	the pinned pages
+ * @npages:	number of pages
+ * @sgt:	the pages as mapped for the device
+ * @mm:		the process charged for the pinned pages
+ */
+struct fpga_port_dma {
+	struct rb_node node;
+	u64 user_addr;
+	u64 length;
+	u64 iova;
+	enum dma_data_direction dir;
+	struct page **pages;
+	unsigned long npages;
+	struct sg_table sgt;
+	struct mm_struct *mm;
+};
+
+static struct device *fpga_port_dma_dev(struct fpga_port_file *pf)
+{
+	return pf->port->fdev->dma_dev;
+}
+
+static struct fpga_port_dma *fpga_port_dma_find(struct fpga_port_file *pf,
+						u64 iova)
+{
+	struct rb_node *node = pf->dma_maps.rb_node;
+
+	while (node) {
+		struct fpga_port_dma *dma = rb_entry(node, struct fpga_port_dma,
+						     node);
+
+		if (iova < dma->iova)
+			node = node->rb_left;
+		else if (iova > dma->iova)
+			node = node->rb_right;
+		else
+			return dma;
+	}
+	return NULL;
+}
+
+static void fpga_port_dma_insert(struct fpga_port_file *pf,
+				 struct fpga_port_dma *new)
+{
+	struct rb_node **link = &pf->dma_maps.rb_node, *parent = NULL;
+
+	while (*link) {
+		struct fpga_port_dma *dma = rb_entry(*link, struct fpga_port_dma,
+						     node);
+
+		parent = *link;
+		link = new->iova < dma->iova ? &parent->rb_left :
+					       &parent->rb_right;
+	}
+	rb_link_node(&new->node, parent, link);
+	rb_insert_color(&new->node, &pf->dma_maps);
+}
+
+/* Does [addr, addr + len) overlap a buffer this file has mapped? */
+static bool fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len)
+{
+	struct rb_node *node;
+
+	for (node = rb_first(&pf->dma_maps); node; node = rb_next(node)) {
+		struct fpga_port_dma *dma = rb_entry(node, struct fpga_port_dma,
+						     node);
+
+		if (addr < dma->user_addr + dma->length &&
+		    dma->user_addr < addr + len)
+			return true;
+	}
+	return false;
+}
+
+static void fpga_port_dma_unpin(struct fpga_port_dma *dma)
+{
+	unpin_user_pages_dirty_lock(dma->pages, dma->npages,
+				    dma->dir != DMA_TO_DEVICE);
+	account_locked_vm(dma->mm, dma->npages, false);
+	mmdrop(dma->mm);
+	kvfree(dma->pages);
+}
+
+static int fpga_port_dma_pin(struct fpga_port_file *pf,
+			     struct fpga_port_dma *dma)
+{
+	struct device *dev = &pf->port->chardev;
+	unsigned int gup = FOLL_LONGTERM;
+	long pinned;
+	int ret;
+
+	dma->pages = kvcalloc(dma->npages, sizeof(*dma->pages), GFP_KERNEL);
+	if (!dma->pages)
+		return -ENOMEM;
+
+	ret = account_locked_vm(current->mm, dma->npages, true);
+	if (ret) {
+		dev_dbg(dev, "dma map: %lu pages exceed RLIMIT_MEMLOCK\n",
+			dma->npages);
+		goto err_free;
+	}
+	dma->mm = current->mm;
+	mmgrab(dma->mm);
+
+	if (dma->dir != DMA_TO_DEVICE)
+		gup |= FOLL_WRITE;
+	pinned = pin_user_pages_fast(dma->user_addr, dma->npages, gup,
+				     dma->pages);
+	if (pinned != dma->npages) {
+		dev_dbg(dev, "dma map: pinned %ld of %lu pages at %#llx\n",
+			pinned, dma->npages, dma->user_addr);
+		if (pinned > 0)
+			unpin_user_pages(dma->pages, pinned);
+		ret = pinned < 0 ? pinned : -EFAULT;
+		goto err_unaccount;
+	}
+	return 0;
+
+err_unaccount:
+	account_locked_vm(dma->mm, dma->npages, false);
+	mmdrop(dma->mm);
+err_free:
+	kvfree(dma->pages);
+	return ret;
+}
+
+/* Map the pinned pages; the device must see one contiguous range */
+static int fpga_port_dma_map_pages(struct fpga_port_file *pf,
+				   struct fpga_port_dma *dma)
+{
+	struct device *dev = &pf->port->chardev;
+	struct scatterlist *sg;
+	u64 next;
+	int ret, i;
+
+	ret = sg_alloc_table_from_pages_segment(&dma->sgt, dma->pages,
+						dma->npages, 0, dma->length,
+						rounddown(UINT_MAX, PAGE_SIZE),
+						GFP_KERNEL);
+	if (ret)
+		return ret;
+	ret = dma_map_sgtable(fpga_port_dma_dev(pf), &dma->sgt, dma->dir, 0);
+	if (ret) {
+		dev_dbg(dev, "dma map: the card cannot map %#llx bytes: %d\n",
+			dma->length, ret);
+		goto err_free_table;
+	}
+
+	dma->iova = sg_dma_address(dma->sgt.sgl);
+	next = dma->iova;
+	for_each_sgtable_dma_sg(&dma->sgt, sg, i) {
+		if (sg_dma_address(sg) != next) {
+			dev_dbg(dev, "dma map: the card mapped the buffer in pieces (no IOMMU?)\n");
+			ret = -EINVAL;
+			goto err_unmap;
+		}
+		next += sg_dma_len(sg);
+	}
+	if (next - dma->iova != dma->length) {
+		dev_dbg(dev, "dma map: the card mapped %#llx of %#llx bytes\n",
+			next - dma->iova, dma->length);
+		ret = -EINVAL;
+		goto err_unmap;
+	}
+	return 0;
+
+err_unmap:
+	dma_unmap_sgtable(fpga_port_dma_dev(pf), &dma->sgt, dma->dir, 0);
+err_free_table:
+	sg_free_table(&dma->sgt);
+	return ret;
+}
+
+static void fpga_port_dma_release(struct fpga_port_file *pf,
+				  struct fpga_port_dma *dma)
+{
+	rb_erase(&dma->node, &pf->dma_maps);
+	dma_unmap_sgtable(fpga_port_dma_dev(pf), &dma->sgt, dma->dir, 0);
+	sg_free_table(&dma->sgt);
+	fpga_port_dma_unpin(dma);
+	kfree(dma);
+}
+
+static int fpga_port_dma_dir(u32 flags, enum dma_data_direction *dir)
+{
+	switch (flags) {
+	case 0:
+	case FPGA_PORT_DMA_TO_DEV | FPGA_PORT_DMA_FROM_DEV:
+		*dir = DMA_BIDIRECTIONAL;
+		return 0;
+	case FPGA_PORT_DMA_TO_DEV:
+		*dir = DMA_TO_DEVICE;
+		return 0;
+	case FPGA_PORT_DMA_FROM_DEV:
+		*dir = DMA_FROM_DEVICE;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
+{
+	unsigned long minsz = offsetofend(struct dfl_fpga_port_dma_map, iova);
+	struct device *dev = &pf->port->chardev;
+	struct dfl_fpga_port_dma_map map;
+	struct fpga_port_dma *dma;
+	u64 end;
+	int ret;
+
+	if (copy_from_user(&map, arg, minsz))
+		return -EFAULT;
+	if (map.argsz < minsz)
+		return -EINVAL;
+	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
+	if (!dma)
+		return -ENOMEM;
+	ret = fpga_port_dma_dir(map.flags, &dma->dir);
+	if (ret) {
+		dev_dbg(dev, "dma map: unknown flags %#x\n", map.flags);
+		goto err_free;
+	}
+	ret = -EINVAL;
+	if (!map.length || !PAGE_ALIGNED(map.length) ||
+	    !PAGE_ALIGNED(map.user_addr)) {
+		dev_dbg(dev, "dma map: address %#llx and length %#llx must be non-zero multiples of the page size\n",
+			map.user_addr, map.length);
+		goto err_free;
+	}
+	if (check_add_overflow(map.user_addr, map.length, &end) ||
+	    end > TASK_SIZE) {
+		dev_dbg(dev, "dma map: %#llx + %#llx is outside the address space\n",
+			map.user_addr, map.length);
+		goto err_free;
+	}
+	dma->user_addr = map.user_addr;
+	dma->length = map.length;
+	dma->npages = map.length >> PAGE_SHIFT;
+
+	mutex_lock(&pf->dma_lock);
+	if (fpga_port_dma_overlaps(pf, map.user_addr, map.length)) {
+		dev_dbg(dev, "dma map: %#llx + %#llx overlaps a mapped buffer\n",
+			map.user_addr, map.length);
+		ret = -EEXIST;
+		goto err_unlock;
+	}
+	ret = fpga_port_dma_pin(pf, dma);
+	if (ret)
+		goto err_unlock;
+	ret = fpga_port_dma_map_pages(pf, dma);
+	if (ret)
+		goto err_unpin;
+	fpga_port_dma_insert(pf, dma);
+	map.iova = dma->iova;
+	if (copy_to_user(arg, &map, minsz)) {
+		fpga_port_dma_release(pf, dma);
+		mutex_unlock(&pf->dma_lock);
+		return -EFAULT;
+	}
+	mutex_unlock(&pf->dma_lock);
+	return 0;
+
+err_unpin:
+	fpga_port_dma_unpin(dma);
+err_unlock:
+	mutex_unlock(&pf->dma_lock);
+err_free:
+	kfree(dma);
+	return ret;
+}
+
+long fpga_port_ioctl_dma_unmap(struct fpga_port_file *pf, void __user *arg)
+{
+	unsigned long minsz = offsetofend(struct dfl_fpga_port_dma_unmap, iova);
+	struct dfl_fpga_port_dma_unmap unmap;
+	struct fpga_port_dma *dma;
+
+	if (copy_from_user(&unmap, arg, minsz))
+		return -EFAULT;
+	if (unmap.argsz < minsz || unmap.flags)
+		return -EINVAL;
+
+	mutex_lock(&pf->dma_lock);
+	dma = fpga_port_dma_find(pf, unmap.iova);
+	if (dma)
+		fpga_port_dma_release(pf, dma);
+	mutex_unlock(&pf->dma_lock);
+	if (!dma) {
+		dev_dbg(&pf->port->chardev,
+			"dma unmap: iova %#llx was not mapped through this file\n",
+			unmap.iova);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Release every mapping of the file: on close, and on unplug */
+void fpga_port_dma_unmap_all(struct fpga_port_file *pf)
+{
+	struct rb_node *node;
+
+	mutex_lock(&pf->dma_lock);
+	while ((node = rb_first(&pf->dma_maps)))
+		fpga_port_dma_release(pf, rb_entry(node, struct fpga_port_dma,
+						   node));
+	mutex_unlock(&pf->dma_lock);
+}

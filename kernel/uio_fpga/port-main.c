@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fpga_port: the port/AFU driver on the fpga_dfl bus.
+ *
+ * Each port gets /dev/fpga-port.N with the ioctl ABI of <linux/fpga-dfl.h>,
+ * so programs written for upstream DFL run unchanged.  Two lifetimes meet
+ * here: the hardware ends at remove(), the struct fpga_port ends when the
+ * last open file is closed.  Every file operation takes port->unplug for
+ * reading and fails with -ENODEV once the port is gone.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fpga-dfl.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "port.h"
+
+#define FPGA_PORT_MINORS	256
+
+static dev_t fpga_port_devt;
+static DEFINE_IDA(fpga_port_minor_ida);
+
+static struct class fpga_port_class = {
+	.name	= "fpga_port",
+	.owner	= THIS_MODULE,
+};
+
+static int fpga_port_open(struct inode *inode, struct file *file)
+{
+	struct fpga_port *port = container_of(inode->i_cdev, struct fpga_port,
+					      cdev);
+	bool excl = file->f_flags & O_EXCL;
+	struct fpga_port_file *pf;
+	int ret = 0;
+
+	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+	if (!pf)
+		return -ENOMEM;
+	pf->port = port;
+	pf->file = file;
+	pf->dma_maps = RB_ROOT;
+	mutex_init(&pf->dma_lock);
+
+	down_read(&port->unplug);
+	mutex_lock(&port->lock);
+	if (port->gone)
+		ret = -ENODEV;
+	else if (port->excl || (excl && port->open_count))
+		ret = -EBUSY;
+	if (!ret) {
+		port->open_count++;
+		port->excl = excl;
+		list_add(&pf->node, &port->files);
+		get_device(&port->chardev);
+	}
+	mutex_unlock(&port->lock);
+	up_read(&port->unplug);
+
+	if (ret) {
+		kfree(pf);
+		return ret;
+	}
+	file->private_data = pf;
+	return stream_open(inode, file);
+}
+
+static int fpga_port_release(struct inode *inode, struct file *file)
+{
+	struct fpga_port_file *pf = file->private_data;
+	struct fpga_port *port = pf->port;
+	bool last;
+
+	down_read(&port->unplug);
+	fpga_port_dma_unmap_all(pf);
+
+	mutex_lock(&port->lock);
+	list_del(&pf->node);
+	last = !--port->open_count;
+	if (last)
+		port->excl = false;
+	mutex_unlock(&port->lock);
+
+	/* Like upstream: the next user finds the AFU reset, no eventfds bound */
+	if (last && !port->gone) {
+		fpga_dfl_irqs_unbind_all(&port->err_irqs);
+		fpga_dfl_irqs_unbind_all(&port->uint_irqs);
+		fpga_port_reset(port);
+	}
+	up_read(&port->unplug);
+
+	kfree(pf);
+	put_device(&port->chardev);
+	return 0;
+}
+
+static long fpga_port_ioctl_locked(struct fpga_port_file *pf, unsigned int cmd,
+				   unsigned long arg)
+{
+	struct fpga_port *port = pf->port;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case DFL_FPGA_GET_API_VERSION:
+		return DFL_FPGA_API_VERSION;
+	case DFL_FPGA_CHECK_EXTENSION:
+		/* No extension is defined in <linux/fpga-dfl.h> */
+		return 0;
+	case DFL_FPGA_PORT_RESET:
+		if (arg)
+			return -EINVAL;
+		return fpga_port_reset(port);
+	case DFL_FPGA_PORT_GET_INFO:
+		return fpga_port_ioctl_get_info(port, uarg);
+	case DFL_FPGA_PORT_GET_REGION_INFO:
+		return fpga_port_ioctl_region_info(port, uarg);
+	case DFL_FPGA_PORT_DMA_MAP:
+		return fpga_port_ioctl_dma_map(pf, uarg);
+	case DFL_FPGA_PORT_DMA_UNMAP:
+		return fpga_port_ioctl_dma_unmap(pf, uarg);
+	case DFL_FPGA_PORT_ERR_GET_IRQ_NUM:
+		return fpga_dfl_ioctl_irq_num(&port->err_irqs, uarg);
+	case DFL_FPGA_PORT_ERR_SET_IRQ:
+		return fpga_dfl_ioctl_set_irq(&port->err_irqs, uarg);
+	case DFL_FPGA_PORT_UINT_GET_IRQ_NUM:
+		return fpga_dfl_ioctl_irq_num(&port->uint_irqs, uarg);
+	case DFL_FPGA_PORT_UINT_SET_IRQ:
+		return fpga_dfl_ioctl_set_irq(&port->uint_irqs, uarg);
+	}
+	/* Upstream answers unknown commands with -EINVAL; so do we */
+	return -EINVAL;
+}
+
+static long fpga_port_ioctl(struct file *file, unsigned int cmd,
+			    unsigned long arg)
+{
+	struct fpga_port_file *pf = file->private_data;
+	struct fpga_port *port = pf->port;
+	long ret;
+
+	down_read(&port->unplug);
+	if (port->gone)
+		ret = -ENODEV;
+	else
+		ret = fpga_port_ioctl_locked(pf, cmd, arg);
+	up_read(&port->unplug);
+	return ret;
+}
+
+static const struct file_operations fpga_port_fops = {
+	.owner		= THIS_MODULE,
+	.open		= fpga_port_open,
+	.release	= fpga_port_release,
+	.unlocked_ioctl	= fpga_port_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.mmap		= fpga_port_mmap,
+	.llseek		= noop_llseek,
+};
+
+static void fpga_port_chardev_release(struct device *dev)
+{
+	struct fpga_port *port = container_of(dev, struct fpga_port, chardev);
+
+	ida_free(&fpga_port_minor_ida, MINOR(dev->devt));
+	kfree(port);
+}
+
+static int fpga_port_probe(struct fpga_dfl_device *fdev)
+{
+	struct fpga_dfl_feature *feat;
+	struct fpga_port *port;
+	int minor, ret;
+
+	if (!fdev->afu.size) {
+		dev_err(&fdev->dev, "port has no AFU\n");
+		return -ENODEV;
+	}
+
+	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	if (!port)
+		return -ENOMEM;
+	minor = ida_alloc_max(&fpga_port_minor_ida, FPGA_PORT_MINORS - 1,
+			      GFP_KERNEL);
+	if (minor < 0) {
+		kfree(port);
+		return minor;
+	}
+
+	port->fdev = fdev;
+	init_rwsem(&port->unplug);
+	mutex_init(&port->lock);
+	INIT_LIST_HEAD(&port->files);
+	port->hdr = fdev->hdr.ioaddr;
+	port->afu = fdev->afu.ioaddr;
+	port->afu_start = fdev->afu.start;
+	port->afu_size = fdev->afu.size;
+	feat = fpga_dfl_find_feature(fdev, PORT_FEATURE_ID_ERROR);
+	if (feat)
+		port->err = feat->ioaddr;
+
+	/* From here on the chardev's release frees the port */
+	device_initialize(&port->chardev);
+	port->chardev.class = &fpga_port_class;
+	port->chardev.parent = &fdev->dev;
+	port->chardev.devt = MKDEV(MAJOR(fpga_port_devt), minor);
+	port->chardev.release = fpga_port_chardev_release;
+	ret = dev_set_name(&port->chardev, "%s", dev_name(&fdev->dev));
+	if (ret)
+		goto err_put;
+
+	ret = fpga_dfl_irqs_init(&port->err_irqs, fdev, PORT_FEATURE_ID_ERROR,
+				 "err");
+	if (ret)
+		goto err_put;
+	ret = fpga_dfl_irqs_init(&port->uint_irqs, fdev, PORT_FEATURE_ID_UINT,
+				 "uint");
+	if (ret)
+		goto err_free_err_irqs;
+	ret = fpga_port_enable(port);
+	if (ret)
+		goto err_free_uint_irqs;
+
+	dev_set_drvdata(&fdev->dev, port);
+	ret = fpga_port_regions_add(port);
+	if (ret)
+		goto err_free_uint_irqs;
+
+	cdev_init(&port->cdev, &fpga_port_fops);
+	port->cdev.owner = THIS_MODULE;
+	ret = cdev_device_add(&port->cdev, &port->chardev);
+	if (ret)
+		goto err_regions;
+	return 0;
+
+err_regions:
+	fpga_port_regions_del(port);
+err_free_uint_irqs:
+	fpga_dfl_irqs_free(&port->uint_irqs);
+err_free_err_irqs:
+	fpga_dfl_irqs_free(&port->err_irqs);
+err_put:
+	put_device(&port->chardev);
+	return ret;
+}
+
+static void fpga_port_remove(struct fpga_dfl_device *fdev)
+{
+	struct fpga_port *port = dev_get_drvdata(&fdev->dev);
+	struct fpga_port_file *pf;
+
+	/* No new opens; open files stay, and find the port gone */
+	cdev_device_del(&port->cdev, &port->chardev);
+
+	down_write(&port->unplug);
+	port->gone = true;
+	up_write(&port->unplug);
+
+	/*
+	 * Nothing runs in a file operation any more.  Take back what open
+	 * files hold on the hardware: MMIO mappings, DMA mappings, interrupts.
+	 */
+	fpga_port_revoke_mmaps(port);
+	mutex_lock(&port->lock);
+	list_for_each_entry(pf, &port->files, node)
+		fpga_port_dma_unmap_all(pf);
+	mutex_unlock(&port->lock);
+	fpga_dfl_irqs_free(&port->err_irqs);
+	fpga_dfl_irqs_free(&port->uint_irqs);
+	fpga_port_regions_del(port);
+
+	put_device(&port->chardev);
+}
+
+static const struct fpga_dfl_device_id fpga_port_ids[] = {
+	{ DFH_TYPE_FIU, DFH_ID_FIU_PORT },
+	{ }
+};
+
+static struct fpga_dfl_driver fpga_port_driver = {
+	.drv = {
+		.name		= "fpga_port",
+		.dev_groups	= fpga_port_groups,
+	},
+	.id_table	= fpga_port_ids,
+	.probe		= fpga_port_probe,
+	.remove		= fpga_port_remove,
+};
+
+static int __init fpga_port_init(void)
+{
+	int ret;
+
+	ret = alloc_chrdev_region(&fpga_port_devt, 0, FPGA_PORT_MINORS,
+				  "fpga_port");
+	if (ret)
+		return ret;
+	ret = class_register(&fpga_port_class);
+	if (ret)
+		goto err_chrdev;
+	ret = fpga_dfl_driver_register(&fpga_port_driver);
+	if (ret)
+		goto err_class;
+	return 0;
+
+err_class:
+	class_unregister(&fpga_port_class);
+err_chrdev:
+	unregister_chrdev_region(fpga_port_devt, FPGA_PORT_MINORS);
+	return ret;
+}
+
+static void __exit fpga_port_exit(void)
+{
+	fpga_dfl_driver_unregister(&fpga_port_driver);
+	class_unregister(&fpga_port_class);
+	unregister_chrdev_region(fpga_port_devt, FPGA_PORT_MINORS);
+}
+
+module_init(fpga_port_init);
+module_exit(fpga_port_exit);
+
+MODULE_DESCRIPTION("DFL FPGA port/AFU driver: /dev/fpga-port.N");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS("fpga_dfl:t0004f0001");

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The port's MMIO region (the AFU) for user space: region info ioctls and
+ * mmap.  Mappings are MAP_SHARED only, bounds checked, readable by a
+ * debugger through the access op, and revoked when the port goes away so
+ * that a later access raises SIGBUS instead of reaching freed hardware.
+ */
+#include <linux/fpga-dfl.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/uaccess.h>
+
+#include "port.h"
+
+#define FPGA_PORT_NUM_REGIONS	1
+#define FPGA_PORT_AFU_FLAGS	(DFL_PORT_REGION_READ | DFL_PORT_REGION_WRITE | \
+				 DFL_PORT_REGION_MMAP)
+
+long fpga_port_ioctl_get_info(struct fpga_port *port, void __user *arg)
+{
+	unsigned long minsz = offsetofend(struct dfl_fpga_port_info, num_umsgs);
+	struct dfl_fpga_port_info info;
+
+	if (copy_from_user(&info, arg, minsz))
+		return -EFAULT;
+	if (info.argsz < minsz)
+		return -EINVAL;
+
+	info.flags = 0;
+	info.num_regions = FPGA_PORT_NUM_REGIONS;
+	info.num_umsgs = 0;
+	if (copy_to_user(arg, &info, minsz))
+		return -EFAULT;
+	return 0;
+}
+
+long fpga_port_ioctl_region_info(struct fpga_port *port, void __user *arg)
+{
+	unsigned long minsz = offsetofend(struct dfl_fpga_port_region_info,
+					  offset);
+	struct dfl_fpga_port_region_info rinfo;
+
+	if (copy_from_user(&rinfo, arg, minsz))
+		return -EFAULT;
+	if (rinfo.argsz < minsz || rinfo.padding)
+		return -EINVAL;
+	if (rinfo.index != DFL_PORT_REGION_INDEX_AFU)
+		return -EINVAL;
+
+	rinfo.flags = FPGA_PORT_AFU_FLAGS;
+	rinfo.size = port->afu_size;
+	rinfo.offset = FPGA_PORT_REGION_AFU_OFFSET;
+	if (copy_to_user(arg, &rinfo, minsz))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * ptrace and /proc/PID/mem access to the mapping: through the kernel's own
+ * mapping of the registers, so nothing is remapped per access.
+ */
+static int fpga_port_vm_access(struct vm_area_struct *vma, unsigned long addr,
+			       void *buf, int len, int write)
+{
+	struct fpga_port_file *pf = vma->vm_private_data;
+	struct fpga_port *port = pf->port;
+	unsigned long offset = (vma->vm_pgoff << PAGE_SHIFT) +
+			       (addr - vma->vm_start);
+	int ret = len;
+
+	if (len <= 0 || offset >= port->afu_size ||
+	    len > port->afu_size - offset)
+		return -EINVAL;
+
+	down_read(&port->unplug);
+	if (port->gone)
+		ret = -ENODEV;
+	else if (write)
+		memcpy_toio(port->afu + offset, buf, len);
+	else
+		memcpy_fromio(buf, port->afu + offset, len);
+	up_read(&port->unplug);
+	return ret;
+}
+
+static const struct vm_operations_struct fpga_port_vm_ops = {
+	.access = fpga_port_vm_access,
+};
+
+int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct fpga_port_file *pf = file->private_data;
+	struct fpga_port *port = pf->port;
+	u64 offset = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	u64 size = vma->vm_end - vma->vm_start;
+	int ret;
+
+	if (!(vma->vm_flags & VM_SHARED)) {
+		dev_dbg(&port->chardev, "mmap: MAP_SHARED is required\n");
+		return -EINVAL;
+	}
+	if (offset >= port->afu_size || size > port->afu_size - offset) {
+		dev_dbg(&port->chardev,
+			"mmap: offset %#llx size %#llx is outside region 0 (size %#llx)\n",
+			offset, size, (u64)port->afu_size);
+		return -EINVAL;
+	}
+
+	down_read(&port->unplug);
+	if (port->gone) {
+		ret = -ENODEV;
+		goto out;
+	}
+	vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
+	vma->vm_ops = &fpga_port_vm_ops;
+	vma->vm_private_data = pf;
+	/* A simulated card's registers are RAM, mapped as the kernel maps them */
+	if (!port->fdev->cacheable)
+		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
+	ret = remap_pfn_range(vma, vma->vm_start,
+			      (port->afu_start + offset) >> PAGE_SHIFT, size,
+			      vma->vm_page_prot);
+out:
+	up_read(&port->unplug);
+	return ret;
+}
+
+/*
+ * Zap every user mapping of the port.  No fault handler is installed, so
+ * a later access to a revoked mapping raises SIGBUS.
+ */
+void fpga_port_revoke_mmaps(struct fpga_port *port)
+{
+	struct fpga_port_file *pf;
+
+	mutex_lock(&port->lock);
+	list_for_each_entry(pf, &port->files, node)
+		unmap_mapping_range(pf->file->f_mapping, 0, 0, 1);
+	mutex_unlock(&port->lock);
+}

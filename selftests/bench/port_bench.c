@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * port_bench: the port's speed, each figure against a baseline measured in
+ * the same run (same guest, same moment):
+ *
+ *   mmio_read64 / mmio_write64   64-bit loads/stores through the AFU mmap
+ *                                vs the same loop on anonymous memory
+ *   mmio_syscall_read64          one syscall per access (pread of
+ *                                /proc/self/mem, the port's access op) vs
+ *                                the mmap loop
+ *   dma_loopback_<size>          NLB0 copy bandwidth vs memcpy
+ *   dma_map_unmap_<size>         map + unmap cost per MiB (4 KiB pages)
+ *   port_reset                   reset latency
+ *
+ * Prints a table, and the same figures as JSON between BENCH-JSON-BEGIN
+ * and BENCH-JSON-END lines (the host stores them in build/bench.json).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_util.h"
+#include "nlb_util.h"
+
+#define SCRATCH		0x1000	/* AFU registers the NLB model ignores */
+#define MMIO_WORDS	512	/* one 4 KiB page of 64-bit registers */
+
+struct result {
+	char name[48];
+	double value;		/* measured */
+	const char *unit;
+	double baseline;	/* same metric for the baseline, or 0 */
+	const char *baseline_name;
+	double ratio;		/* speed relative to the baseline (>1 faster) */
+	double target;		/* ratio the issue asks for, or 0 */
+};
+
+static struct result results[64];
+static int nresults;
+
+static void add(const char *name, double value, const char *unit,
+		double baseline, const char *baseline_name, double ratio,
+		double target)
+{
+	struct result *r = &results[nresults++];
+
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->value = value;
+	r->unit = unit;
+	r->baseline = baseline;
+	r->baseline_name = baseline_name;
+	r->ratio = ratio;
+	r->target = target;
+}
+
+/* Best of @reps timings of @fn, in ns per call of @fn */
+#define BEST_NS(reps, body) ({					\
+	double __best = 1e300;					\
+	for (int __r = 0; __r < (reps); __r++) {		\
+		double __t0 = now_ms();				\
+		body;						\
+		double __t = (now_ms() - __t0) * 1e6;		\
+		if (__t < __best)				\
+			__best = __t;				\
+	}							\
+	__best; })
+
+static uint64_t sink;
+
+static double read_loop(volatile uint64_t *p, long iters)
+{
+	return BEST_NS(5, {
+		uint64_t acc = 0;
+
+		for (long i = 0; i < iters; i++)
+			acc += p[i & (MMIO_WORDS - 1)];
+		sink += acc;
+	}) / iters;
+}
+
+static double write_loop(volatile uint64_t *p, long iters)
+{
+	return BEST_NS(5, {
+		for (long i = 0; i < iters; i++)
+			p[i & (MMIO_WORDS - 1)] = i;
+	}) / iters;
+}
+
+static void bench_mmio(volatile uint64_t *afu)
+{
+	volatile uint64_t *anon, *regs = afu + SCRATCH / 8;
+	long iters = 1 << 20;
+	double t_mmio, t_anon, t_sys;
+	char path[64];
+	int mem;
+
+	anon = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (anon == MAP_FAILED)
+		exit(1);
+
+	t_mmio = read_loop(regs, iters);
+	t_anon = read_loop(anon, iters);
+	add("mmio_read64", t_mmio, "ns/access", t_anon, "anonymous memory",
+	    t_anon / t_mmio, 0.9);
+	t_mmio = write_loop(regs, iters);
+	t_anon = write_loop(anon, iters);
+	add("mmio_write64", t_mmio, "ns/access", t_anon, "anonymous memory",
+	    t_anon / t_mmio, 0.9);
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", getpid());
+	mem = open(path, O_RDONLY);
+	if (mem >= 0) {
+		long n = 20000;
+		uint64_t v;
+
+		t_sys = BEST_NS(3, {
+			for (long i = 0; i < n; i++)
+				if (pread(mem, &v, 8, (off_t)(uintptr_t)
+					  &regs[i & (MMIO_WORDS - 1)]) != 8)
+					exit(1);
+		}) / n;
+		t_mmio = read_loop(regs, iters);
+		add("mmio_syscall_read64", t_sys, "ns/access", t_mmio,
+		    "mmap read", t_mmio / t_sys, 0);
+		close(mem);
+	}
+	munmap((void *)anon, 4096);
+}
+
+static void bench_dma(int fd, volatile uint64_t *afu)
+{
+	static const uint64_t sizes[] = {
+		4 << 10, 64 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20,
+	};
+	struct dma_buf dsm, src, dst;
+	char name[48];
+
+	if (dma_buf_alloc(fd, 4096, &dsm) ||
+	    dma_buf_alloc(fd, 64 << 20, &src) ||
+	    dma_buf_alloc(fd, 64 << 20, &dst)) {
+		fprintf(stderr, "port_bench: cannot map DMA buffers\n");
+		exit(1);
+	}
+	memset(src.va, 0xa5, src.len);
+	memset(dst.va, 0, dst.len);
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t len = sizes[i];
+		double t_dma, t_cpy;
+
+		t_dma = BEST_NS(5, {
+			memset(dsm.va, 0, 64 * 2);
+			nlb_start(afu, dsm.iova, src.iova, dst.iova,
+				  len / NLB_LINE, NLB_CFG_HELLO);
+			while (!(((volatile uint64_t *)dsm.va)[NLB_DSM_STATUS / 8] & 1))
+				;
+			nlb_write(afu, NLB_CTL, 7);
+		});
+		t_cpy = BEST_NS(5, memcpy(dst.va, src.va, len));
+		snprintf(name, sizeof(name), "dma_loopback_%lluKiB",
+			 (unsigned long long)len >> 10);
+		add(name, len / t_dma, "GB/s", len / t_cpy, "memcpy",
+		    t_cpy / t_dma, len >= (4 << 20) ? 0.8 : 0);
+	}
+	dma_buf_free(fd, &src);
+	dma_buf_free(fd, &dst);
+	dma_buf_free(fd, &dsm);
+}
+
+static void bench_map(int fd)
+{
+	static const uint64_t sizes[] = { 4 << 10, 1 << 20, 64 << 20, 256 << 20 };
+	char name[48];
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		uint64_t len = sizes[i], iova = 0;
+		void *va;
+		double t;
+
+		va = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (va == MAP_FAILED)
+			exit(1);
+		t = BEST_NS(3, {
+			if (dma_map(fd, va, len, 0, &iova) ||
+			    dma_unmap(fd, iova))
+				exit(1);
+		});
+		snprintf(name, sizeof(name), "dma_map_unmap_%lluKiB",
+			 (unsigned long long)len >> 10);
+		add(name, t / 1e3 / (len / (double)(1 << 20)), "us/MiB", 0,
+		    "", 0, 0);
+		munmap(va, len);
+	}
+}
+
+static void bench_reset(int fd)
+{
+	int n = 50;
+	double t;
+
+	t = BEST_NS(3, {
+		for (int i = 0; i < n; i++)
+			if (ioctl(fd, DFL_FPGA_PORT_RESET, 0))
+				exit(1);
+	}) / n;
+	add("port_reset", t / 1e3, "us", 0, "", 0, 0);
+}
+
+static void print_results(void)
+{
+	printf("%-26s %12s %-10s %12s %-18s %7s %7s\n", "benchmark", "value",
+	       "unit", "baseline", "baseline is", "ratio", "target");
+	for (int i = 0; i < nresults; i++) {
+		struct result *r = &results[i];
+
+		printf("%-26s %12.3f %-10s ", r->name, r->value, r->unit);
+		if (r->baseline)
+			printf("%12.3f %-18s %7.2f ", r->baseline,
+			       r->baseline_name, r->ratio);
+		else
+			printf("%12s %-18s %7s ", "-", "-", "-");
+		if (r->target)
+			printf("%6.2fx%s\n", r->target,
+			       r->ratio >= r->target ? "" : "  (below target)");
+		else
+			printf("%7s\n", "-");
+	}
+
+	printf("BENCH-JSON-BEGIN\n{\"benchmark\": \"port\", \"results\": [\n");
+	for (int i = 0; i < nresults; i++) {
+		struct result *r = &results[i];
+
+		printf("  {\"name\": \"%s\", \"value\": %.6g, \"unit\": \"%s\", "
+		       "\"baseline\": %.6g, \"baseline_is\": \"%s\", "
+		       "\"ratio\": %.6g, \"target\": %.6g}%s\n",
+		       r->name, r->value, r->unit, r->baseline,
+		       r->baseline_name, r->ratio, r->target,
+		       i + 1 < nresults ? "," : "");
+	}
+	printf("]}\nBENCH-JSON-END\n");
+}
+
+int main(void)
+{
+	volatile uint64_t *afu;
+	unsigned int card = sim_random_id();
+	char dev[64];
+	int fd, num;
+
+	if (run_cmd("modprobe fpga_sim && modprobe fpga_port") ||
+	    sim_add(card, 1)) {
+		fprintf(stderr, "port_bench: cannot create a simulated card\n");
+		return 1;
+	}
+	num = sim_port_number(card);
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", num);
+	fd = open(dev, O_RDWR);
+	if (fd < 0) {
+		perror(dev);
+		return 1;
+	}
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   0);
+	if (afu == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+
+	bench_mmio(afu);
+	bench_dma(fd, afu);
+	bench_map(fd);
+	bench_reset(fd);
+	print_results();
+
+	munmap((void *)afu, NLB_AFU_SIZE);
+	close(fd);
+	sim_del(card);
+	return 0;
+}

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * /dev/fpga-port.N on a simulated card: the ioctls of the system's
+ * <linux/fpga-dfl.h> (this program is built against it, unchanged), the
+ * AFU region's mmap, reset with its timeout path, the port's sysfs, and
+ * hot-unplug with files open and registers mapped.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/fpga-dfl.h>
+
+#include "kselftest_harness.h"
+#include "sim_util.h"
+
+#define AFU_SIZE	(256 * 1024)
+#define NLB0_GUID	"d8424dc4a4a3c413f89e433683f9040b"
+#define NLB_DSM_BASEL	0x110
+
+FIXTURE(port) {
+	unsigned int card;
+	int num;
+	char dev[64];
+	char sysfs[128];
+	int fd;
+};
+
+FIXTURE_SETUP(port)
+{
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port"));
+	self->card = sim_random_id();
+	ASSERT_EQ(0, sim_add(self->card, 2));
+	self->num = sim_port_number(self->card);
+	ASSERT_GE(self->num, 0);
+	snprintf(self->dev, sizeof(self->dev), "/dev/fpga-port.%d", self->num);
+	snprintf(self->sysfs, sizeof(self->sysfs), DFL_DEVICES "/fpga-port.%d",
+		 self->num);
+	self->fd = open(self->dev, O_RDWR);
+	ASSERT_GE(self->fd, 0) {
+		TH_LOG("open %s: %s", self->dev, strerror(errno));
+	}
+}
+
+FIXTURE_TEARDOWN(port)
+{
+	char path[256];
+
+	if (self->fd >= 0)
+		close(self->fd);
+	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	sysfs_write(path, "0");
+	sim_del(self->card);
+	run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl");
+}
+
+TEST_F(port, api_version_and_extensions)
+{
+	EXPECT_EQ(DFL_FPGA_API_VERSION, ioctl(self->fd, DFL_FPGA_GET_API_VERSION));
+	EXPECT_EQ(0, ioctl(self->fd, DFL_FPGA_CHECK_EXTENSION, 0));
+	EXPECT_EQ(0, ioctl(self->fd, DFL_FPGA_CHECK_EXTENSION, 12345));
+	/* Unknown commands get -EINVAL, as upstream */
+	EXPECT_EQ(-1, ioctl(self->fd, _IO(DFL_FPGA_MAGIC, 0x7f), 0));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(port, get_info)
+{
+	struct dfl_fpga_port_info info = { .argsz = sizeof(info) };
+
+	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_GET_INFO, &info));
+	EXPECT_EQ(1, info.num_regions);
+	EXPECT_EQ(0, info.num_umsgs);
+	EXPECT_EQ(0, info.flags);
+
+	info.argsz = sizeof(info) - 1;
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_GET_INFO, &info));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_GET_INFO, NULL));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(port, region_info)
+{
+	struct dfl_fpga_port_region_info r = {
+		.argsz = sizeof(r), .index = DFL_PORT_REGION_INDEX_AFU,
+	};
+
+	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_GET_REGION_INFO, &r));
+	EXPECT_EQ(DFL_PORT_REGION_READ | DFL_PORT_REGION_WRITE |
+		  DFL_PORT_REGION_MMAP, r.flags);
+	EXPECT_EQ(AFU_SIZE, r.size);
+	EXPECT_EQ(0, r.offset);
+
+	r.index = DFL_PORT_REGION_INDEX_STP;
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_GET_REGION_INFO, &r));
+	EXPECT_EQ(EINVAL, errno);
+	r.index = DFL_PORT_REGION_INDEX_AFU;
+	r.padding = 1;
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_GET_REGION_INFO, &r));
+	EXPECT_EQ(EINVAL, errno);
+	r.padding = 0;
+	r.argsz = 8;
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_GET_REGION_INFO, &r));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(port, mmap_reads_afu_header_and_writes_registers)
+{
+	volatile uint64_t *afu;
+	char path[256], guid[64];
+
+	afu = mmap(NULL, AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, 0);
+	ASSERT_NE(MAP_FAILED, afu);
+	/* DFH type 1 = AFU; GUID_H:GUID_L = afu_id in sysfs */
+	EXPECT_EQ(1, afu[0] >> 60);
+	snprintf(path, sizeof(path), "%s/afu_id", self->sysfs);
+	ASSERT_EQ(0, sysfs_read(path, guid, sizeof(guid)));
+	EXPECT_STREQ(NLB0_GUID, guid);
+	snprintf(path, sizeof(path), "%016llx%016llx",
+		 (unsigned long long)afu[2], (unsigned long long)afu[1]);
+	EXPECT_STREQ(guid, path);
+
+	/* A CSR written through the mapping reads back, also after remap */
+	afu[NLB_DSM_BASEL / 8] = 0x1234000;
+	EXPECT_EQ(0x1234000, afu[NLB_DSM_BASEL / 8]);
+	ASSERT_EQ(0, munmap((void *)afu, AFU_SIZE));
+	afu = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, afu);
+	EXPECT_EQ(0x1234000, afu[NLB_DSM_BASEL / 8]);
+	munmap((void *)afu, 4096);
+}
+
+TEST_F(port, mmap_bounds_and_private)
+{
+	void *p;
+
+	p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, self->fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, AFU_SIZE + 4096, PROT_READ, MAP_SHARED, self->fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, AFU_SIZE);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, 8192, PROT_READ, MAP_SHARED, self->fd, AFU_SIZE - 4096);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	/* The last page is fine */
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd, AFU_SIZE - 4096);
+	ASSERT_NE(MAP_FAILED, p);
+	munmap(p, 4096);
+}
+
+TEST_F(port, debugger_access_through_proc_mem)
+{
+	volatile uint64_t *afu;
+	char path[64];
+	uint64_t v = 0;
+	int mem;
+
+	afu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, afu);
+	afu[NLB_DSM_BASEL / 8] = 0xabcd000;
+	snprintf(path, sizeof(path), "/proc/%d/mem", getpid());
+	mem = open(path, O_RDWR);
+	ASSERT_GE(mem, 0);
+	ASSERT_EQ(8, pread(mem, &v, 8, (off_t)(uintptr_t)&afu[NLB_DSM_BASEL / 8]));
+	EXPECT_EQ(0xabcd000, v);
+	v = 0x5555000;
+	ASSERT_EQ(8, pwrite(mem, &v, 8, (off_t)(uintptr_t)&afu[NLB_DSM_BASEL / 8]));
+	EXPECT_EQ(0x5555000, afu[NLB_DSM_BASEL / 8]);
+	close(mem);
+	munmap((void *)afu, 4096);
+}
+
+TEST_F(port, exclusive_open)
+{
+	int fd2;
+
+	/* Shared by default */
+	fd2 = open(self->dev, O_RDWR);
+	ASSERT_GE(fd2, 0);
+	close(fd2);
+	/* O_EXCL while others hold it: EBUSY */
+	EXPECT_EQ(-1, open(self->dev, O_RDWR | O_EXCL));
+	EXPECT_EQ(EBUSY, errno);
+	close(self->fd);
+	self->fd = open(self->dev, O_RDWR | O_EXCL);
+	ASSERT_GE(self->fd, 0);
+	EXPECT_EQ(-1, open(self->dev, O_RDWR));
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(-1, open(self->dev, O_RDWR | O_EXCL));
+	EXPECT_EQ(EBUSY, errno);
+}
+
+TEST_F(port, reset_ioctl_and_sysfs)
+{
+	volatile uint64_t *afu;
+	char path[256];
+
+	afu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, afu);
+	EXPECT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_RESET, 1));
+	EXPECT_EQ(EINVAL, errno);
+
+	snprintf(path, sizeof(path), "%s/reset", self->sysfs);
+	EXPECT_EQ(0, sysfs_write(path, "1"));
+	EXPECT_EQ(-EINVAL, sysfs_write(path, "0"));
+	EXPECT_EQ(-EINVAL, sysfs_write(path, "x"));
+	/* The AFU is usable after reset */
+	EXPECT_EQ(1, afu[0] >> 60);
+	munmap((void *)afu, 4096);
+}
+
+TEST_F(port, reset_timeout_is_bounded)
+{
+	struct timespec t0, t1;
+	char path[256];
+	double ms;
+
+	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	ASSERT_EQ(0, sysfs_write(path, "1"));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
+	EXPECT_EQ(ETIMEDOUT, errno);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	EXPECT_LT(ms, 5000);
+	snprintf(path, sizeof(path), "%s/reset", self->sysfs);
+	EXPECT_EQ(-ETIMEDOUT, sysfs_write(path, "1"));
+
+	/* The port works again once the card answers */
+	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	ASSERT_EQ(0, sysfs_write(path, "0"));
+	EXPECT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
+}
+
+TEST_F(port, sysfs_attributes)
+{
+	char path[256], buf[128];
+
+	/* The card's two ports are ports 0 and 1 of their card */
+	int a = sim_port_number_at(self->card, 0);
+	int b = sim_port_number_at(self->card, 1);
+
+	ASSERT_GE(a, 0);
+	ASSERT_GE(b, 0);
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/id", a);
+	snprintf(buf, sizeof(buf), DFL_DEVICES "/fpga-port.%d/id", b);
+	EXPECT_EQ(1, sysfs_read_num(path) + sysfs_read_num(buf));
+	EXPECT_NE(sysfs_read_num(path), sysfs_read_num(buf));
+	snprintf(path, sizeof(path), "%s/power_state", self->sysfs);
+	EXPECT_EQ(0, sysfs_read_num(path));
+	snprintf(path, sizeof(path), "%s/regions/0/size", self->sysfs);
+	EXPECT_EQ(AFU_SIZE, sysfs_read_num(path));
+	snprintf(path, sizeof(path), "%s/regions/0/offset", self->sysfs);
+	EXPECT_EQ(0, sysfs_read_num(path));
+	snprintf(path, sizeof(path), "%s/regions/0/index", self->sysfs);
+	EXPECT_EQ(0, sysfs_read_num(path));
+	snprintf(path, sizeof(path), "%s/regions/0/flags", self->sysfs);
+	EXPECT_EQ(7, sysfs_read_num(path));
+	snprintf(path, sizeof(path), "%s/errors/errors", self->sysfs);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("0x0", buf);
+	/* Writing a value that is not the current one is refused */
+	EXPECT_EQ(-EINVAL, sysfs_write(path, "0x5"));
+	EXPECT_EQ(-EINVAL, sysfs_write(path, "zz"));
+	EXPECT_EQ(0, sysfs_write(path, "0"));
+	snprintf(path, sizeof(path), "%s/driver", self->sysfs);
+	EXPECT_TRUE(path_exists(path));
+	/* The char device's class entry */
+	snprintf(path, sizeof(path), "/sys/class/fpga_port/fpga-port.%d/dev",
+		 self->num);
+	EXPECT_TRUE(path_exists(path));
+}
+
+TEST_F(port, irq_ioctls)
+{
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = 0, .count = 1 }, .fd = -1 };
+	uint32_t n = 1234;
+
+	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_ERR_GET_IRQ_NUM, &n));
+	EXPECT_NE(1234, n);
+	if (n == 0) {
+		EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_ERR_SET_IRQ, &set));
+		EXPECT_EQ(ENOENT, errno);
+	} else {
+		/* count 0, past the end, bad fd */
+		set.s.count = 0;
+		EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_ERR_SET_IRQ, &set));
+		EXPECT_EQ(EINVAL, errno);
+		set.s.count = 1;
+		set.s.start = n;
+		EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_ERR_SET_IRQ, &set));
+		EXPECT_EQ(EINVAL, errno);
+		set.s.start = 0;
+		set.fd = 0;	/* stdin is not an eventfd */
+		EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_ERR_SET_IRQ, &set));
+		EXPECT_EQ(EINVAL, errno);
+		set.fd = -1;
+		EXPECT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_ERR_SET_IRQ, &set));
+	}
+	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM, &n));
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM, NULL));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+static sigjmp_buf sigbus_jmp;
+
+static void on_sigbus(int sig)
+{
+	siglongjmp(sigbus_jmp, sig);
+}
+
+TEST_F(port, unplug_with_file_open_and_mapped)
+{
+	struct dfl_fpga_port_info info = { .argsz = sizeof(info) };
+	volatile uint64_t *afu;
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	volatile int faulted = 0;
+	uint64_t v;
+
+	afu = mmap(NULL, AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, 0);
+	ASSERT_NE(MAP_FAILED, afu);
+	EXPECT_EQ(1, afu[0] >> 60);
+
+	ASSERT_EQ(0, sim_del(self->card));
+	EXPECT_FALSE(path_exists(self->dev));
+
+	/* Calls on the open file fail cleanly */
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_GET_INFO, &info));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED,
+				   self->fd, 0));
+	EXPECT_EQ(ENODEV, errno);
+
+	/* The old mapping is revoked: access raises SIGBUS */
+	ASSERT_EQ(0, sigaction(SIGBUS, &sa, NULL));
+	if (sigsetjmp(sigbus_jmp, 1) == 0) {
+		v = afu[0];
+		(void)v;
+	} else {
+		faulted = 1;
+	}
+	EXPECT_TRUE(faulted);
+	signal(SIGBUS, SIG_DFL);
+	munmap((void *)afu, AFU_SIZE);
+	EXPECT_EQ(0, close(self->fd));
+	self->fd = -1;
+}
+
+TEST_F(port, unbind_and_rebind_driver)
+{
+	char path[256], name[64];
+
+	snprintf(name, sizeof(name), "fpga-port.%d", self->num);
+	ASSERT_EQ(0, sysfs_write("/sys/bus/fpga_dfl/drivers/fpga_port/unbind",
+				 name));
+	EXPECT_FALSE(path_exists(self->dev));
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_GET_API_VERSION));
+	EXPECT_EQ(ENODEV, errno);
+	snprintf(path, sizeof(path), "%s/afu_id", self->sysfs);
+	EXPECT_FALSE(path_exists(path));
+	ASSERT_EQ(0, sysfs_write("/sys/bus/fpga_dfl/drivers/fpga_port/bind",
+				 name));
+	close(self->fd);
+	self->fd = open(self->dev, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	EXPECT_EQ(0, ioctl(self->fd, DFL_FPGA_GET_API_VERSION));
+}
+
+TEST_F(port, module_unload_refused_while_open)
+{
+	/* The open file holds the module */
+	EXPECT_NE(0, run_cmd("rmmod fpga_port 2>/dev/null"));
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(0, run_cmd("rmmod fpga_port"));
+	EXPECT_FALSE(path_exists(self->dev));
+}
+
+TEST_HARNESS_MAIN
