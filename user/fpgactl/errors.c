@@ -52,7 +52,7 @@ int fc_cmd_errors(const struct fc_cmd *cmd, int argc, char **argv)
 	fc_hex("errors", "errors 0x%" PRIx64, e.errors);
 	fc_errors_decode(e.errors);
 	fc_hex("first_error", "\nfirst_error 0x%" PRIx64, e.first_error);
-	fc_hex("first_malformed_req", "\nfirst_malformed_req 0x%" PRIx64 "\n",
+	fc_str("first_malformed_req", "\nfirst_malformed_req %s\n",
 	       e.first_malformed_req);
 	if (clear)
 		fc_hex("cleared", "cleared 0x%" PRIx64 "\n", cleared);

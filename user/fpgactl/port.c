@@ -107,6 +107,7 @@ int fc_cmd_info(const struct fc_cmd *cmd, int argc, char **argv)
 		fc_int("card_id", " card %" PRId64, d.card_id);
 	if (d.card[0])
 		fc_str("card", " (%s)", d.card);
+	fc_info_attr(ref, "id", "port", " port %s on it");
 	if (d.driver[0])
 		fc_str("driver", " driver %s", d.driver);
 	fc_text("\n   ");

@@ -91,7 +91,7 @@ int fpga_dev_get(enum fpga_dev_type type, int id, struct fpga_dev_info *info);
 struct fpga_port_errors {
 	uint64_t errors;
 	uint64_t first_error;
-	uint64_t first_malformed_req;
+	char first_malformed_req[40];	/* 128 bits: "0x" + 32 hex digits */
 };
 
 int fpga_port_errors_read(int port_id, struct fpga_port_errors *e);

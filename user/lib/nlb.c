@@ -13,7 +13,6 @@
 #include "fpga.h"
 
 #define NLB_DSM_BASEL		0x110
-#define NLB_DSM_BASEH		0x114
 #define NLB_SRC_ADDR		0x120
 #define NLB_DST_ADDR		0x128
 #define NLB_NUM_LINES		0x130
@@ -114,19 +113,21 @@ static void nlb_fill(uint64_t *p, uint64_t words)
 	}
 }
 
+/*
+ * The CSRs are 64-bit registers on the simulated card (and DSM_BASEL/H
+ * one 64-bit pair): full-width writes leave no stale upper half behind.
+ */
 static int nlb_program(struct fpga_port *port, const struct nlb_buf *src,
 		       const struct nlb_buf *dst, const struct nlb_buf *dsm,
 		       uint64_t lines)
 {
 	int ret;
 
-	ret = fpga_mmio_write32(port, NLB_DSM_BASEL, (uint32_t)dsm->iova);
+	ret = fpga_mmio_write64(port, NLB_DSM_BASEL, dsm->iova);
 	if (!ret)
-		ret = fpga_mmio_write32(port, NLB_DSM_BASEH, dsm->iova >> 32);
+		ret = fpga_mmio_write64(port, NLB_CTL, 0);
 	if (!ret)
-		ret = fpga_mmio_write32(port, NLB_CTL, 0);
-	if (!ret)
-		ret = fpga_mmio_write32(port, NLB_CTL, NLB_CTL_RESET_N);
+		ret = fpga_mmio_write64(port, NLB_CTL, NLB_CTL_RESET_N);
 	if (!ret)
 		ret = fpga_mmio_write64(port, NLB_SRC_ADDR,
 					src->iova / NLB_CACHE_LINE);
@@ -134,9 +135,9 @@ static int nlb_program(struct fpga_port *port, const struct nlb_buf *src,
 		ret = fpga_mmio_write64(port, NLB_DST_ADDR,
 					dst->iova / NLB_CACHE_LINE);
 	if (!ret)
-		ret = fpga_mmio_write32(port, NLB_NUM_LINES, (uint32_t)lines);
+		ret = fpga_mmio_write64(port, NLB_NUM_LINES, lines);
 	if (!ret)
-		ret = fpga_mmio_write32(port, NLB_CFG, NLB_CFG_LPBK1);
+		ret = fpga_mmio_write64(port, NLB_CFG, NLB_CFG_LPBK1);
 	return ret;
 }
 
@@ -177,19 +178,19 @@ int fpga_nlb_loopback(struct fpga_port *port, uint64_t size,
 
 	status = (volatile uint64_t *)((char *)dsm.va + NLB_DSM_STATUS);
 	t0 = nlb_now();
-	ret = fpga_mmio_write32(port, NLB_CTL, NLB_CTL_RESET_N | NLB_CTL_START);
+	ret = fpga_mmio_write64(port, NLB_CTL, NLB_CTL_RESET_N | NLB_CTL_START);
 	if (ret)
 		goto out;
 	ret = nlb_wait_done(status, timeout_ms);
 	t1 = nlb_now();
 	if (ret) {
-		fpga_mmio_write32(port, NLB_CTL, NLB_CTL_RESET_N |
+		fpga_mmio_write64(port, NLB_CTL, NLB_CTL_RESET_N |
 				  NLB_CTL_START | NLB_CTL_STOP);
 		ret = fpga_set_error(ETIMEDOUT, "%s: loopback of %llu bytes did not complete within %u ms (is the AFU an NLB0? see 'fpgactl info')",
 				     dev, (unsigned long long)size, timeout_ms);
 		goto out;
 	}
-	ret = fpga_mmio_write32(port, NLB_CTL, NLB_CTL_RESET_N |
+	ret = fpga_mmio_write64(port, NLB_CTL, NLB_CTL_RESET_N |
 				NLB_CTL_START | NLB_CTL_STOP);
 	if (ret)
 		goto out;

@@ -279,16 +279,29 @@ static int fpga_port_errors_get(int port_id, const char *attr, uint64_t *v)
 
 int fpga_port_errors_read(int port_id, struct fpga_port_errors *e)
 {
+	char path[PATH_MAX];
 	int ret;
 
 	ret = fpga_port_errors_get(port_id, "errors", &e->errors);
 	if (!ret)
 		ret = fpga_port_errors_get(port_id, "first_error",
 					   &e->first_error);
-	if (!ret)
-		ret = fpga_port_errors_get(port_id, "first_malformed_req",
-					   &e->first_malformed_req);
-	return ret;
+	if (ret)
+		return ret;
+	ret = fpga_port_errors_path(port_id, "first_malformed_req", path,
+				    sizeof(path));
+	if (ret)
+		return ret;
+	ret = fpga_sysfs_read(path, e->first_malformed_req,
+			      sizeof(e->first_malformed_req));
+	if (ret)
+		return ret;
+	if (strncmp(e->first_malformed_req, "0x", 2) ||
+	    strspn(e->first_malformed_req + 2, "0123456789abcdefABCDEF") !=
+	    strlen(e->first_malformed_req + 2) || !e->first_malformed_req[2])
+		return fpga_set_error(EPROTO, "%s: unexpected content '%s'",
+				      path, e->first_malformed_req);
+	return 0;
 }
 
 int fpga_port_errors_clear(int port_id, uint64_t *cleared)
