@@ -435,7 +435,8 @@ int fpga_dma_map(struct fpga_port *port, void *addr, uint64_t len,
 	if (ioctl(port->fd, DFL_FPGA_PORT_DMA_MAP, &map)) {
 		int err = errno;
 
-		if ((err == ENOMEM || err == EPERM) &&
+		/* root has CAP_IPC_LOCK: the limit is not the reason then */
+		if ((err == ENOMEM || err == EPERM) && geteuid() &&
 		    !getrlimit(RLIMIT_MEMLOCK, &rl) &&
 		    rl.rlim_cur != RLIM_INFINITY)
 			return fpga_set_error(err, "%s: DMA map of %llu bytes: %s (RLIMIT_MEMLOCK is %llu bytes; raise it with 'ulimit -l')",
