@@ -1,0 +1,604 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# fpgactl: its command line (usage errors, exit codes, help, JSON) on a
+# fake sysfs tree, which needs no FPGA, then end to end on a simulated
+# card: sim add, list, info, reset, MMIO, DMA loopback, errors, user
+# interrupts, sim del.  The end-to-end tests that need the port driver
+# are skipped when no /dev/fpga-port.N appears.  Prints KTAP.
+#
+# Environment:
+#   FPGACTL         the command to test (default: fpgactl from PATH); may
+#                   carry a wrapper, e.g. "valgrind -q --error-exitcode=99 .."
+#   FPGACTL_NO_E2E  set: skip everything that needs root and the modules
+#                   (for runs on a build host)
+#
+# Exit status: 0 all passed (some may be skipped), 1 a test failed,
+# 4 nothing ran.
+
+FPGACTL=${FPGACTL:-fpgactl}
+KSFT_SKIP=4
+NLB0_AFU_ID=d8424dc4a4a3c413f89e433683f9040b
+NLB_DOORBELL=0x180
+
+T=$(mktemp -d) || exit 1
+SIM_ID=$((3000 + $$ % 1000))
+SIM_LOADED=""		# we loaded fpga_sim
+DRV_MODULES=""		# port driver modules we loaded
+SIM_OK=""		# the card exists
+DRV_OK=""		# its ports have device nodes
+UIRQ_OK=""		# the port has user interrupt vectors
+WHY_NO_SIM="not set up"
+WHY_NO_DRV="not set up"
+WHY_NO_UIRQ="not set up"
+PORT=""			# first port of the card
+PORTS=""
+
+cleanup()
+{
+	if [ -n "$SIM_OK" ]; then
+		echo "$SIM_ID" > /sys/bus/fpga_sim/del_device 2>/dev/null
+	fi
+	[ -n "$DRV_MODULES" ] && modprobe -r $DRV_MODULES 2>/dev/null
+	[ -n "$SIM_LOADED" ] && modprobe -r fpga_sim 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# ---- KTAP and helpers ----
+
+num=0
+passed=0
+failed=0
+skipped=0
+COUNT_ONLY=""
+
+diag()
+{
+	echo "$*" | sed 's/^/# /'
+}
+
+# t REQUIRES DESCRIPTION FUNCTION: one test.  REQUIRES is "none", "sim"
+# (fpga_sim and a card), "drv" (also the port driver) or "uirq" (also
+# user interrupt vectors).
+t()
+{
+	num=$((num + 1))
+	[ -n "$COUNT_ONLY" ] && return
+	why=""
+	case "$1" in
+	sim) [ -z "$SIM_OK" ] && why=$WHY_NO_SIM ;;
+	drv) [ -z "$DRV_OK" ] && why=$WHY_NO_DRV ;;
+	uirq) [ -z "$UIRQ_OK" ] && why=$WHY_NO_UIRQ ;;
+	esac
+	if [ -n "$why" ]; then
+		echo "ok $num $2 # SKIP $why"
+		skipped=$((skipped + 1))
+		return
+	fi
+	if $3; then
+		echo "ok $num $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok $num $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# run CMD...: $RC, stdout in $T/out, stderr in $T/err
+run()
+{
+	"$@" > "$T/out" 2> "$T/err"
+	RC=$?
+}
+
+show()
+{
+	diag "stdout:"
+	diag "$(head -n 20 "$T/out")"
+	diag "stderr:"
+	diag "$(head -n 20 "$T/err")"
+}
+
+# expect RC STDERR_PATTERN CMD...: the command exits RC, and its stderr
+# matches the pattern (an empty pattern matches anything)
+expect()
+{
+	want=$1
+	pat=$2
+	shift 2
+	run "$@"
+	if [ "$RC" != "$want" ]; then
+		diag "'$*' exited $RC, expected $want"
+		show
+		return 1
+	fi
+	if [ -n "$pat" ] && ! grep -q -e "$pat" "$T/err"; then
+		diag "'$*': stderr does not say '$pat'"
+		show
+		return 1
+	fi
+	return 0
+}
+
+# out_has PATTERN: the last command's stdout matches
+out_has()
+{
+	if ! grep -q -e "$1" "$T/out"; then
+		diag "stdout does not match '$1'"
+		show
+		return 1
+	fi
+}
+
+usage() { expect 2 "$@"; }
+
+# ---- the command line, no FPGA needed ----
+
+t_help()
+{
+	expect 0 "" $FPGACTL --help || return 1
+	for c in "list" "info PORT" "reset PORT" "mmio read" "mmio write" \
+		 "mmio dump" "dma loopback" "errors PORT" "irq wait" \
+		 "sim add" "sim del"; do
+		out_has "fpgactl $c" || return 1
+	done
+	expect 0 "" $FPGACTL help || return 1
+	out_has "Exit status"
+}
+
+t_help_levels()
+{
+	for obj in mmio dma irq sim; do
+		expect 0 "" $FPGACTL $obj help || return 1
+		out_has "fpgactl $obj " || return 1
+		expect 0 "" $FPGACTL help $obj || return 1
+		out_has "fpgactl $obj " || return 1
+	done
+	for c in list info reset "mmio read" "mmio write" "mmio dump" \
+		 "dma loopback" errors "irq wait" "sim add" "sim del"; do
+		expect 0 "" $FPGACTL $c --help || return 1
+		out_has "^Usage: fpgactl .*$c" || return 1
+		[ -s "$T/err" ] && { diag "$c --help wrote to stderr"; return 1; }
+	done
+	return 0
+}
+
+t_usage_commands()
+{
+	usage "Usage: fpgactl" $FPGACTL || return 1
+	usage "\"frob\" is not a command" $FPGACTL frob || return 1
+	usage "mmio: \"frob\" is not a command" $FPGACTL mmio frob || return 1
+	usage "mmio: missing verb" $FPGACTL mmio || return 1
+	usage "unknown option '--frob'" $FPGACTL --frob list || return 1
+	usage "\"i\" is ambiguous (info, irq)" $FPGACTL i 0 || return 1
+	usage "unknown option '--frob'" $FPGACTL list --frob || return 1
+	usage "unexpected argument 'extra'" $FPGACTL list extra || return 1
+	usage "option --clear takes no value" $FPGACTL errors 0 --clear=1 || return 1
+	# usage errors print nothing on stdout, in JSON mode either
+	usage "" $FPGACTL -j mmio read 0 zz || return 1
+	[ ! -s "$T/out" ] || { diag "stdout not empty"; return 1; }
+}
+
+t_usage_missing()
+{
+	for c in "info" "reset" "mmio read 0" "mmio write 0 0" "mmio dump" \
+		 "dma loopback" "errors" "irq wait" "sim add" "sim del"; do
+		usage "missing argument" $FPGACTL $c || return 1
+	done
+	usage "--size is required" $FPGACTL dma loopback 0 || return 1
+	usage "option --width needs a value" $FPGACTL mmio read 0 0 --width
+}
+
+t_usage_numbers()
+{
+	usage "OFFSET: 'zz' is not a number" $FPGACTL mmio read 0 zz || return 1
+	usage "OFFSET: '-8' is not a number" $FPGACTL mmio read 0 -- -8 || return 1
+	usage "OFFSET: '8x' is not a number" $FPGACTL mmio read 0 8x || return 1
+	usage "too large" $FPGACTL mmio read 0 0x10000000000000000 || return 1
+	usage "not 8-byte aligned" $FPGACTL mmio read 0 0x4 || return 1
+	usage "not 4-byte aligned" $FPGACTL mmio read 0 0x6 --width 32 || return 1
+	usage "width is 32 or 64, not '16'" $FPGACTL mmio read 0 0 --width 16 || return 1
+	usage "VALUE: '0x100000000' is too large" \
+		$FPGACTL mmio write 0 0 0x100000000 --width 32 || return 1
+	usage "VALUE: 'one' is not a number" $FPGACTL mmio write 0 0 one || return 1
+	usage "not a positive multiple of 8" $FPGACTL mmio dump 0 0+12 || return 1
+	usage "OFFSET\[+LEN\]" $FPGACTL mmio dump 0 0+x || return 1
+	usage "multiple of 64" $FPGACTL dma loopback 0 --size 100 || return 1
+	usage "multiple of 64" $FPGACTL dma loopback 0 --size 0 || return 1
+	usage "'1X' is not a number" $FPGACTL dma loopback 0 --size 1X || return 1
+	usage "at most 4G" $FPGACTL dma loopback 0 --size 8G || return 1
+	usage "option --size given twice" \
+		$FPGACTL dma loopback 0 --size 64 --size 128 || return 1
+	usage "--timeout: 'soon' is not a number" \
+		$FPGACTL dma loopback 0 --size 64 --timeout soon || return 1
+	usage "--vector: '4096' is too large" $FPGACTL irq wait 0 --vector 4096 || return 1
+	usage "--timeout: '-1' is not a number" $FPGACTL irq wait 0 --timeout=-1
+}
+
+t_usage_ports()
+{
+	usage "'abc' is not a port" $FPGACTL info abc || return 1
+	usage "'fpga-fme.0' is not a port" $FPGACTL info fpga-fme.0 || return 1
+	usage "not a port number" $FPGACTL info 99999999999 || return 1
+	usage "not a port in sysfs" $FPGACTL info /sys/bus/fpga_dfl/devices/fpga-fme.0 || return 1
+	expect 1 "/dev/null is not an FPGA port device" $FPGACTL info /dev/null || return 1
+	expect 1 "No such file or directory (is the port driver loaded?)" \
+		$FPGACTL mmio read /dev/fpga-port.2147483647 0 || return 1
+	expect 1 "no port 2147483647; see 'fpgactl list'" \
+		$FPGACTL reset 2147483647
+}
+
+t_usage_sim()
+{
+	usage "ID: 'x' is not a number" $FPGACTL sim add x || return 1
+	usage "ID: '-1' is not a number" $FPGACTL sim add -- -1 || return 1
+	usage "ID: '2147483648' is too large (at most 2147483647)" \
+		$FPGACTL sim add 2147483648 || return 1
+	usage "NUM_PORTS is 1 to 4, not 0" $FPGACTL sim add 1 0 || return 1
+	usage "NUM_PORTS is 1 to 4, not 5" $FPGACTL sim add 1 5 || return 1
+	usage "NUM_PORTS: 'two' is not a number" $FPGACTL sim add 1 two || return 1
+	usage "unexpected argument '3'" $FPGACTL sim add 1 2 3 || return 1
+	usage "ID: 'x' is not a number" $FPGACTL sim del x || return 1
+	usage "unexpected argument '2'" $FPGACTL sim del 1 2
+}
+
+# A sysfs tree as the fpga_dfl bus and fpga_sim show it: card fpga_sim77
+# (FME 3, port 5 with an NLB0 and errors set, port 6 without errors/)
+fake_sysfs()
+{
+	S=$T/sys
+	dev=$S/devices/fpga_sim77
+	mkdir -p "$S/bus/fpga_dfl/devices" "$S/bus/fpga_sim/devices" \
+		"$dev/fpga-fme.3" "$dev/fpga-port.5/errors" "$dev/fpga-port.6" \
+		"$S/devices/fpga_sim12/fpga-fme.4" \
+		"$S/devices/fpga_sim12/fpga-port.7" \
+		"$S/devices/fpga_sim12/fpga-port.8"
+	for d in fpga-fme.3 fpga-port.5 fpga-port.6; do
+		ln -s "../../../devices/fpga_sim77/$d" "$S/bus/fpga_dfl/devices/$d"
+		echo 3 > "$dev/$d/card_id"
+	done
+	ln -s ../../../devices/fpga_sim12 "$S/bus/fpga_sim/devices/fpga_sim12"
+	echo 1 > "$dev/fpga-fme.3/ports_num"
+	echo $NLB0_AFU_ID > "$dev/fpga-port.5/afu_id"
+	echo 0x1 > "$dev/fpga-port.5/errors/errors"
+	echo 0x1 > "$dev/fpga-port.5/errors/first_error"
+	echo 0x000000000000000000000000000000ab > "$dev/fpga-port.5/errors/first_malformed_req"
+	: > "$S/bus/fpga_sim/new_device"
+	: > "$S/bus/fpga_sim/del_device"
+	mkdir -p "$T/empty"
+}
+
+t_fake_list()
+{
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL list || return 1
+	out_has "^fpga-fme.3: card 3 (fpga_sim77) (no driver) ports 1" || return 1
+	out_has "^fpga-port.5: card 3 (fpga_sim77) (no driver) afu_id $NLB0_AFU_ID (nlb0)" || return 1
+	out_has "^fpga-port.6: card 3 (fpga_sim77) (no driver)$" || return 1
+	[ "$(wc -l < "$T/out")" -eq 3 ] || { diag "not 3 lines"; show; return 1; }
+	# FMEs first, then ports by number
+	[ "$(sed -n 1p "$T/out" | cut -d: -f1)" = fpga-fme.3 ] || return 1
+
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL -j list || return 1
+	out_has '^\[{"name":"fpga-fme.3","type":"fme","id":3,"card_id":3,"card":"fpga_sim77","driver":null' || return 1
+	out_has '{"name":"fpga-port.5","type":"port","id":5,"card_id":3,"card":"fpga_sim77","driver":null,"afu_id":"'$NLB0_AFU_ID'","afu":"nlb0"}' || return 1
+	[ "$(wc -l < "$T/out")" -eq 1 ] || { diag "-j is not one line"; return 1; }
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL -p list || return 1
+	out_has '^  {$' || return 1
+	out_has '"name": "fpga-port.6",'
+}
+
+t_fake_list_empty()
+{
+	expect 0 "no fpga_dfl bus in sysfs" env FPGA_SYSFS_ROOT=$T/empty $FPGACTL list || return 1
+	[ ! -s "$T/out" ] || { diag "stdout not empty"; return 1; }
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/empty $FPGACTL -j list || return 1
+	[ "$(cat "$T/out")" = "[]" ] || { diag "not []"; show; return 1; }
+}
+
+t_fake_errors()
+{
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL errors 5 || return 1
+	out_has "^errors 0x1 dma_fault$" || return 1
+	out_has "^first_error 0x1$" || return 1
+	out_has "^first_malformed_req 0x000000000000000000000000000000ab$" || return 1
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL -j errors fpga-port.5 || return 1
+	out_has '^{"errors":"0x1","decoded":\["dma_fault"\],"first_error":"0x1","first_malformed_req":"0x000000000000000000000000000000ab"}$' || return 1
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL errors $T/sys/bus/fpga_dfl/devices/fpga-port.5 || return 1
+	expect 1 "fpga-port.6: no errors/errors in sysfs (is the port driver loaded?)" env FPGA_SYSFS_ROOT=$T/sys \
+		$FPGACTL errors 6 || return 1
+	expect 1 "fpga-port.9: no such port (see 'fpgactl list')" env FPGA_SYSFS_ROOT=$T/sys \
+		$FPGACTL errors 9
+}
+
+t_fake_sim()
+{
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL sim add 12 2 || return 1
+	[ "$(cat "$T/sys/bus/fpga_sim/new_device")" = "12 2" ] ||
+		{ diag "new_device got '$(cat "$T/sys/bus/fpga_sim/new_device")'"; return 1; }
+	out_has "^fpga_sim12: fpga-fme.4 fpga-port.7 fpga-port.8$" || return 1
+	: > "$T/sys/bus/fpga_sim/new_device"
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL -j sim add 12 || return 1
+	[ "$(cat "$T/sys/bus/fpga_sim/new_device")" = "12 1" ] || return 1
+	out_has '^{"card":"fpga_sim12","id":12,"fme":4,"ports":\[7,8\]}$' || return 1
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL sim del 0x0c || return 1
+	[ "$(cat "$T/sys/bus/fpga_sim/del_device")" = "12" ] || return 1
+	expect 1 "new_device: No such file or directory (is fpga_sim loaded? try 'modprobe fpga_sim')" env FPGA_SYSFS_ROOT=$T/empty \
+		$FPGACTL sim add 1
+}
+
+# ---- end to end on a simulated card ----
+
+# Load fpga_sim, create a card, and bind its ports to a driver (by their
+# modalias, whatever module provides it).
+setup_e2e()
+{
+	if [ -n "$FPGACTL_NO_E2E" ]; then
+		no_e2e "FPGACTL_NO_E2E is set"
+		return
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		no_e2e "needs root"
+		return
+	fi
+	if [ ! -d /sys/module/fpga_sim ]; then
+		if ! modprobe fpga_sim 2> "$T/err"; then
+			no_e2e "cannot load fpga_sim: $(head -n 1 "$T/err")"
+			return
+		fi
+		SIM_LOADED=1
+	fi
+	no_e2e "fpgactl sim add $SIM_ID 2 failed"
+	run $FPGACTL -j sim add $SIM_ID 2
+	SIM_ADD_RC=$RC
+	cp "$T/out" "$T/sim_add.json"
+	cp "$T/err" "$T/sim_add.err"
+	[ "$RC" = 0 ] || return
+	SIM_OK=1
+	PORTS=$(sed -n 's/.*"ports":\[\([0-9,]*\)\].*/\1/p' "$T/sim_add.json" | tr , ' ')
+	PORT=${PORTS%% *}
+
+	WHY_NO_DRV="no /dev/fpga-port.N for card fpga_sim$SIM_ID (port driver not available)"
+	WHY_NO_UIRQ=$WHY_NO_DRV
+	[ -n "$PORT" ] || return
+	# modprobe by alias; what it loaded is what /sys/module gained
+	ls /sys/module > "$T/mods.before"
+	for p in $PORTS; do
+		dir=/sys/bus/fpga_dfl/devices/fpga-port.$p
+		[ -e "$dir/driver" ] && continue
+		alias=$(cat "$dir/modalias" 2>/dev/null) || continue
+		modprobe "$alias" 2> "$T/err" ||
+			diag "no driver for $alias: $(head -n 1 "$T/err")"
+	done
+	ls /sys/module > "$T/mods.after"
+	DRV_MODULES=$(grep -vxF -f "$T/mods.before" "$T/mods.after" | tr "\n" " ")
+	# device nodes appear asynchronously (devtmpfs); give them 5 s
+	i=0
+	while [ $i -lt 50 ]; do
+		missing=""
+		for p in $PORTS; do
+			[ -c /dev/fpga-port.$p ] || missing=1
+		done
+		[ -z "$missing" ] && { DRV_OK=1; break; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$DRV_OK" ] && probe_afu
+}
+
+no_e2e()
+{
+	WHY_NO_SIM=$1
+	WHY_NO_DRV=$1
+	WHY_NO_UIRQ=$1
+}
+
+# User interrupts are a capability of the port: one that reports no
+# vectors skips the interrupt tests, saying so.
+probe_afu()
+{
+	run $FPGACTL -j info $PORT
+	n=$(sed -n 's/.*"user_irqs":\([0-9]*\).*/\1/p' "$T/out")
+	if [ -n "$n" ] && [ "$n" -gt 0 ]; then
+		UIRQ_OK=1
+	else
+		WHY_NO_UIRQ="fpga-port.$PORT reports no user interrupt vectors"
+	fi
+}
+
+t_sim_add()
+{
+	if [ "$SIM_ADD_RC" != 0 ]; then
+		diag "sim add exited $SIM_ADD_RC: $(cat "$T/sim_add.err")"
+		return 1
+	fi
+	grep -q "^{\"card\":\"fpga_sim$SIM_ID\",\"id\":$SIM_ID,\"fme\":[0-9]*,\"ports\":\[[0-9]*,[0-9]*\]}$" \
+		"$T/sim_add.json" || { diag "sim add printed $(cat "$T/sim_add.json")"; return 1; }
+	for p in $PORTS; do
+		[ -d /sys/bus/fpga_sim/devices/fpga_sim$SIM_ID/fpga-port.$p ] ||
+			{ diag "fpga-port.$p is not on fpga_sim$SIM_ID"; return 1; }
+	done
+	expect 1 "card fpga_sim$SIM_ID exists already" $FPGACTL sim add $SIM_ID
+}
+
+t_list()
+{
+	expect 0 "" $FPGACTL list || return 1
+	for p in $PORTS; do
+		out_has "^fpga-port.$p: card [0-9]* (fpga_sim$SIM_ID)" || return 1
+	done
+	out_has "^fpga-fme.[0-9]*: card [0-9]* (fpga_sim$SIM_ID)" || return 1
+	expect 0 "" $FPGACTL -j list || return 1
+	out_has "{\"name\":\"fpga-port.$PORT\",\"type\":\"port\",\"id\":$PORT,\"card_id\":[0-9]*,\"card\":\"fpga_sim$SIM_ID\""
+}
+
+t_info()
+{
+	expect 0 "" $FPGACTL info $PORT || return 1
+	out_has "^fpga-port.$PORT: dev /dev/fpga-port.$PORT" || return 1
+	out_has "region 0 (afu): size 0x[0-9a-f]* offset 0x[0-9a-f]* flags read,write,mmap" || return 1
+	expect 0 "" $FPGACTL -j info $PORT || return 1
+	out_has "\"name\":\"fpga-port.$PORT\"" || return 1
+	out_has '"api_version":0' || return 1
+	out_has '"regions":\[{"index":0,"name":"afu","size":"0x[0-9a-f]*","offset":"0x[0-9a-f]*","flags":\["read","write","mmap"\]}'
+}
+
+t_reset()
+{
+	expect 0 "" $FPGACTL reset $PORT || return 1
+	[ ! -s "$T/out" ] || { diag "reset printed something"; return 1; }
+	expect 0 "" $FPGACTL reset /dev/fpga-port.$PORT
+}
+
+t_mmio_dfh()
+{
+	expect 0 "" $FPGACTL mmio read $PORT 0 || return 1
+	# AFU DFH: type (bits 63:60) is 1
+	out_has "^0x1[0-9a-f]\{15\}$" || return 1
+	v=$(cat "$T/out")
+	# the same register through every way of naming the port
+	for spec in fpga-port.$PORT /dev/fpga-port.$PORT \
+		    /sys/bus/fpga_dfl/devices/fpga-port.$PORT; do
+		expect 0 "" $FPGACTL mmio read $spec 0 || return 1
+		[ "$(cat "$T/out")" = "$v" ] || { diag "$spec read $(cat "$T/out")"; return 1; }
+	done
+	expect 0 "" $FPGACTL -j mmio read $PORT 0 || return 1
+	out_has "^{\"offset\":\"0x0\",\"width\":64,\"value\":\"$v\"}$" || return 1
+	# the high half of the DFH, 32 bits wide
+	expect 0 "" $FPGACTL mmio read $PORT 4 --width 32 || return 1
+	out_has "^0x1[0-9a-f]\{7\}$" || return 1
+	expect 0 "" $FPGACTL mmio dump $PORT 0+0x40 || return 1
+	out_has "^0x00000000: ${v#0x} " || return 1
+	[ "$(wc -l < "$T/out")" -eq 2 ]
+}
+
+t_mmio_bounds()
+{
+	expect 1 "offset 0x10000000 is outside region 0 (size 0x[0-9a-f]*)" \
+		$FPGACTL mmio read $PORT 0x10000000 || return 1
+	expect 1 "outside region 0" $FPGACTL mmio write $PORT 0x10000000 0 || return 1
+	expect 1 "outside region 0" $FPGACTL mmio dump $PORT 0x10000000
+}
+
+# NLB0 scratch-free check: a written CSR reads back
+t_mmio_write()
+{
+	expect 0 "" $FPGACTL mmio write $PORT 0x130 0x1234 --width 32 || return 1
+	expect 0 "" $FPGACTL mmio read $PORT 0x130 --width 32 || return 1
+	out_has "^0x00001234$"
+}
+
+loopback()
+{
+	expect 0 "" $FPGACTL dma loopback $PORT --size $1 --timeout 10000 || return 1
+	out_has "^loopback $2 bytes: verified, " || return 1
+}
+
+t_dma_64() { loopback 64 64; }
+t_dma_4k() { loopback 4K 4096; }
+t_dma_1m() { loopback 1M 1048576; }
+t_dma_64m()
+{
+	expect 0 "" $FPGACTL -j dma loopback $PORT --size 64M --timeout 60000 || return 1
+	out_has '^{"bytes":67108864,"verified":true,"seconds":[0-9.e+-]*,"gbps":[0-9.e+-]*,"clocks":[0-9]*}$' || return 1
+	diag "64 MiB: $(cat "$T/out")"
+}
+
+t_errors()
+{
+	expect 0 "" $FPGACTL errors $PORT || return 1
+	out_has "^errors 0x0$" || return 1
+	expect 0 "" $FPGACTL -j errors $PORT --clear || return 1
+	out_has '^{"errors":"0x0","decoded":\[\],"first_error":"0x[0-9a-f]*","first_malformed_req":"0x[0-9a-f]*","cleared":"0x0"}$'
+}
+
+t_irq_doorbell()
+{
+	done_file=$T/irq.done
+	rm -f "$done_file"
+	# Ring until the waiter is done: the first ring may come before it
+	# has bound its eventfd.
+	(
+		i=0
+		while [ ! -e "$done_file" ] && [ $i -lt 100 ]; do
+			$FPGACTL mmio write $PORT $NLB_DOORBELL 1 > /dev/null 2>&1
+			sleep 0.1
+			i=$((i + 1))
+		done
+	) &
+	ringer=$!
+	expect 0 "" $FPGACTL -j irq wait $PORT --vector 0 --timeout 10000
+	rc=$?
+	touch "$done_file"
+	wait $ringer
+	[ $rc = 0 ] || return 1
+	out_has '^{"vector":0,"count":[1-9][0-9]*}$'
+}
+
+t_irq_timeout()
+{
+	expect 1 "no interrupt on vector 0 of /dev/fpga-port.$PORT within 200 ms" \
+		$FPGACTL irq wait $PORT --timeout 200 || return 1
+	expect 1 "no user interrupt vector 4095" \
+		$FPGACTL irq wait $PORT --vector 4095 --timeout 200
+}
+
+t_sim_del()
+{
+	expect 0 "" $FPGACTL sim del $SIM_ID || return 1
+	SIM_OK=""
+	[ ! -e /sys/bus/fpga_sim/devices/fpga_sim$SIM_ID ] || return 1
+	expect 0 "" $FPGACTL list || return 1
+	if grep -q "fpga_sim$SIM_ID" "$T/out"; then
+		diag "list still shows the card"
+		return 1
+	fi
+	expect 1 "no card fpga_sim$SIM_ID" $FPGACTL sim del $SIM_ID
+}
+
+all_tests()
+{
+	t none "help lists every command" t_help
+	t none "help at every level" t_help_levels
+	t none "unknown commands and options are usage errors" t_usage_commands
+	t none "missing arguments are usage errors" t_usage_missing
+	t none "bad numbers, widths and alignment are usage errors" t_usage_numbers
+	t none "bad and missing ports" t_usage_ports
+	t none "sim add and del reject bad arguments" t_usage_sim
+	[ -z "$COUNT_ONLY" ] && fake_sysfs
+	t none "list from sysfs alone, text and JSON" t_fake_list
+	t none "list without an fpga_dfl bus" t_fake_list_empty
+	t none "errors from sysfs" t_fake_errors
+	t none "sim add and del write new_device and del_device" t_fake_sim
+
+	[ -z "$COUNT_ONLY" ] && setup_e2e
+	t sim "e2e: sim add creates a card with 2 ports" t_sim_add
+	t sim "e2e: list shows the card's FME and ports" t_list
+	t drv "e2e: info" t_info
+	t drv "e2e: reset" t_reset
+	t drv "e2e: mmio read of the AFU DFH" t_mmio_dfh
+	t drv "e2e: mmio outside region 0 fails" t_mmio_bounds
+	t drv "e2e: mmio write reads back" t_mmio_write
+	t drv "e2e: dma loopback 64 B" t_dma_64
+	t drv "e2e: dma loopback 4 KiB" t_dma_4k
+	t drv "e2e: dma loopback 1 MiB" t_dma_1m
+	t drv "e2e: dma loopback 64 MiB (JSON)" t_dma_64m
+	t drv "e2e: errors and --clear" t_errors
+	t uirq "e2e: irq wait sees a doorbell interrupt" t_irq_doorbell
+	t uirq "e2e: irq wait times out" t_irq_timeout
+	t sim "e2e: sim del removes the card" t_sim_del
+}
+
+COUNT_ONLY=1
+all_tests
+plan=$num
+COUNT_ONLY=""
+num=0
+echo "TAP version 13"
+echo "1..$plan"
+all_tests
+echo "# $passed passed, $failed failed, $skipped skipped"
+[ $failed -gt 0 ] && exit 1
+[ $passed -eq 0 ] && exit $KSFT_SKIP
+exit 0

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fpgactl: look at and drive DFL FPGA ports.
+ *
+ *   fpgactl [-j|--json] [-p|--pretty] OBJECT [VERB] [ARGS]
+ *
+ * Exit status: 0 done, 1 the operation failed, 2 the command line is wrong.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fpgactl.h"
+
+bool fc_json;
+bool fc_pretty;
+
+static int fc_cmd_help_top(const struct fc_cmd *cmd, int argc, char **argv);
+
+static const struct fc_cmd fc_top_cmds[] = {
+	{ .name = "list", .path = "list", .run = fc_cmd_list,
+	  .help = "List every FME and port on the fpga_dfl bus (from sysfs), with\n"
+		  "its card, bound driver, device node and AFU id.  Ports without a\n"
+		  "driver show \"(no driver)\"." },
+	{ .name = "info", .path = "info", .args = "PORT", .run = fc_cmd_info,
+	  .help = "Show a port: sysfs attributes, API version, regions, interrupts." },
+	{ .name = "reset", .path = "reset", .args = "PORT", .run = fc_cmd_reset,
+	  .help = "Reset the port and its AFU (DFL_FPGA_PORT_RESET)." },
+	{ .name = "mmio", .path = "mmio", .run = fc_run_object,
+	  .sub = fc_mmio_cmds },
+	{ .name = "dma", .path = "dma", .run = fc_run_object,
+	  .sub = fc_dma_cmds },
+	{ .name = "errors", .path = "errors", .args = "PORT [--clear]",
+	  .run = fc_cmd_errors,
+	  .help = "Show the port's error registers; --clear clears the errors that\n"
+		  "are set (which resets the port).\n\n"
+		  "Options:\n"
+		  "  --clear    write the current errors value back to clear it" },
+	{ .name = "irq", .path = "irq", .run = fc_run_object,
+	  .sub = fc_irq_cmds },
+	{ .name = "sim", .path = "sim", .run = fc_run_object,
+	  .sub = fc_sim_cmds },
+	{ .name = "help", .path = "help", .args = "[OBJECT]",
+	  .run = fc_cmd_help_top,
+	  .help = "Show the commands, or those of OBJECT." },
+	{ 0 }
+};
+
+static void fc_main_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: fpgactl [OPTIONS] OBJECT [VERB] [ARGS]\n"
+		"       fpgactl help [OBJECT]\n"
+		"       fpgactl OBJECT [VERB] --help\n\n"
+		"Commands:\n");
+	fc_usage_table(f, fc_top_cmds);
+	fprintf(f,
+		"\n"
+		"PORT is N, fpga-port.N, /dev/fpga-port.N or a sysfs path such as\n"
+		"/sys/bus/fpga_dfl/devices/fpga-port.N.  Numbers may be decimal, 0x hex\n"
+		"or 0 octal; sizes take a K, M or G suffix.\n\n"
+		"Options:\n"
+		"  -j, --json       JSON output\n"
+		"  -p, --pretty     pretty-printed JSON output (implies --json)\n"
+		"  -V, --version    print the version\n"
+		"  -h, --help       this help\n\n"
+		"Exit status: 0 done, 1 the operation failed, 2 usage error.\n"
+		"See fpgactl(8).\n");
+}
+
+static int fc_cmd_help_top(const struct fc_cmd *cmd, int argc, char **argv)
+{
+	char *help_argv[] = { NULL, "--help", NULL };
+	const struct fc_cmd *c;
+	bool ambiguous;
+
+	if (argc > 2)
+		return fc_usage_err(cmd, "unexpected argument '%s'", argv[2]);
+	if (argc < 2) {
+		fc_main_usage(stdout);
+		return FC_OK;
+	}
+	/* "fpgactl help mmio" = "fpgactl mmio help" */
+	c = fc_find(fc_top_cmds, argv[1], &ambiguous);
+	if (!c)
+		return fc_usage_err(cmd, "\"%s\" is %s", argv[1],
+				    ambiguous ? "ambiguous" : "not a command");
+	help_argv[0] = argv[1];
+	return c->run(c, 2, help_argv);
+}
+
+int main(int argc, char **argv)
+{
+	int i, ret;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *o = argv[i];
+
+		if (!strcmp(o, "-j") || !strcmp(o, "--json") ||
+		    !strcmp(o, "-json")) {
+			fc_json = true;
+		} else if (!strcmp(o, "-p") || !strcmp(o, "--pretty") ||
+			   !strcmp(o, "-pretty")) {
+			fc_json = true;
+			fc_pretty = true;
+		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			fc_main_usage(stdout);
+			return FC_OK;
+		} else if (!strcmp(o, "-V") || !strcmp(o, "--version")) {
+			printf("fpgactl %s\n", FPGACTL_VERSION);
+			return FC_OK;
+		} else if (!strcmp(o, "--")) {
+			i++;
+			break;
+		} else {
+			fc_err("unknown option '%s'", o);
+			fprintf(stderr, "Try 'fpgactl help'.\n");
+			return FC_USAGE;
+		}
+	}
+	if (i == argc) {
+		fc_main_usage(stderr);
+		return FC_USAGE;
+	}
+
+	fc_out_begin();
+	ret = fc_dispatch("", fc_top_cmds, argc - i, argv + i);
+	if (ret == FC_HELP)
+		ret = FC_OK;
+	if (fc_out_end() && !ret)
+		ret = FC_FAIL;
+	return ret;
+}

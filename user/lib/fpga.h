@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * libfpga: a small library over the DFL FPGA port ABI (<linux/fpga-dfl.h>
+ * and the fpga_dfl / fpga_sim sysfs trees).
+ *
+ * Conventions: every function that can fail returns 0 (or a count) on
+ * success and -errno on failure, and leaves a message that names the
+ * object and says what to do about it; fpga_errmsg() returns it.  The
+ * message is per thread and stays until the next failure.
+ */
+#ifndef _LIBFPGA_FPGA_H
+#define _LIBFPGA_FPGA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/fpga-dfl.h>
+
+#define FPGA_SYSFS_BUS		"/bus/fpga_dfl/devices"
+#define FPGA_SIM_BUS		"/bus/fpga_sim"
+#define FPGA_PORT_PREFIX	"fpga-port."
+#define FPGA_FME_PREFIX		"fpga-fme."
+
+/* NLB0 loopback AFU (dfl.md section 7), as afu_id prints it */
+#define FPGA_NLB0_AFU_ID	"d8424dc4a4a3c413f89e433683f9040b"
+
+/* ---- errors ---- */
+
+/* The last failure's message ("fpga-port.0: ...: Device or resource busy") */
+const char *fpga_errmsg(void);
+/* The last failure's errno (positive), 0 if none */
+int fpga_errno(void);
+/* Record a failure: @err is a positive errno; returns -@err */
+int fpga_set_error(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- parsing helpers (no I/O) ---- */
+
+/* Whole-string unsigned number, base 0 (0x.., 0.., decimal); -EINVAL/-ERANGE */
+int fpga_parse_u64(const char *s, uint64_t *out);
+/* Like fpga_parse_u64, and at most @max */
+int fpga_parse_u64_max(const char *s, uint64_t max, uint64_t *out);
+/* A size: number with an optional K, M or G suffix (powers of 1024) */
+int fpga_parse_size(const char *s, uint64_t *out);
+/* "OFFSET" or "OFFSET+LEN"; *has_len tells whether LEN was given */
+int fpga_parse_range(const char *s, uint64_t *off, uint64_t *len,
+		     bool *has_len);
+/* "fpga-port.N" (also "fpga-fme.N" with that prefix): the number N */
+int fpga_parse_dev_name(const char *name, const char *prefix, int *id);
+
+/* ---- sysfs ---- */
+
+/* Root of sysfs, "/sys" unless FPGA_SYSFS_ROOT is set (for tests) */
+const char *fpga_sysfs_root(void);
+/* Read a sysfs attribute without its trailing newline */
+int fpga_sysfs_read(const char *path, char *buf, size_t size);
+int fpga_sysfs_read_u64(const char *path, uint64_t *val);
+int fpga_sysfs_write(const char *path, const char *val);
+
+enum fpga_dev_type {
+	FPGA_DEV_FME,
+	FPGA_DEV_PORT,
+};
+
+/* One FME or port on the fpga_dfl bus, as sysfs describes it */
+struct fpga_dev_info {
+	enum fpga_dev_type type;
+	int id;				/* N of fpga-port.N / fpga-fme.N */
+	int card_id;			/* -1 if unknown */
+	char name[32];			/* fpga-port.N */
+	char card[64];			/* parent device, e.g. fpga_sim1 */
+	char driver[64];		/* bound driver, "" if none */
+	char devnode[64];		/* /dev/fpga-port.N, "" if absent */
+	char afu_id[40];		/* ports: 32 hex digits, "" if unknown */
+	uint64_t ports_num;		/* FME only */
+	char bitstream_id[24];		/* FME only, "" if unknown */
+};
+
+/*
+ * All FMEs and ports, FMEs first, each sorted by id.  *list is malloc'ed
+ * (free() it); *count may be 0.  No fpga_dfl bus is not an error: 0
+ * devices, and *bus_present says so.
+ */
+int fpga_dev_list(struct fpga_dev_info **list, size_t *count,
+		  bool *bus_present);
+/* One device by type and id */
+int fpga_dev_get(enum fpga_dev_type type, int id, struct fpga_dev_info *info);
+
+/* Port error registers (sysfs errors/) */
+struct fpga_port_errors {
+	uint64_t errors;
+	uint64_t first_error;
+	char first_malformed_req[40];	/* 128 bits: "0x" + 32 hex digits */
+};
+
+int fpga_port_errors_read(int port_id, struct fpga_port_errors *e);
+/* Clear by writing the current value back; *cleared = what was set */
+int fpga_port_errors_clear(int port_id, uint64_t *cleared);
+
+/* Simulated cards (fpga_sim) */
+#define FPGA_SIM_MAX_ID		2147483647ULL
+#define FPGA_SIM_MAX_PORTS	4
+int fpga_sim_add(uint64_t id, unsigned int num_ports);
+int fpga_sim_del(uint64_t id);
+/* Ports of card @id: ids into @ports (up to @max); returns the count */
+int fpga_sim_ports(uint64_t id, int *ports, size_t max);
+/* FME id of card @id, or -ENOENT */
+int fpga_sim_fme(uint64_t id);
+
+/* ---- ports ---- */
+
+struct fpga_port_ref {
+	int id;				/* N */
+	char devnode[256];		/* the char device to open */
+	char sysfs[256];		/* the fpga_dfl bus device */
+};
+
+/*
+ * Resolve PORT as a user writes it: "N", "fpga-port.N", a device node
+ * ("/dev/fpga-port.N" or any node of that char device) or a sysfs path
+ * ending in fpga-port.N.  Does not need the port driver.
+ */
+int fpga_port_lookup(const char *spec, struct fpga_port_ref *ref);
+
+struct fpga_port;
+
+#define FPGA_OPEN_EXCL		0x1	/* O_EXCL: nobody else may hold it */
+
+int fpga_port_open(const char *spec, unsigned int flags,
+		   struct fpga_port **port);
+void fpga_port_close(struct fpga_port *port);
+const struct fpga_port_ref *fpga_port_ref(const struct fpga_port *port);
+int fpga_port_fd(const struct fpga_port *port);
+
+int fpga_port_api_version(struct fpga_port *port);	/* >= 0: version */
+int fpga_port_check_extension(struct fpga_port *port, unsigned long ext);
+int fpga_port_info(struct fpga_port *port, struct dfl_fpga_port_info *info);
+int fpga_port_region_info(struct fpga_port *port, unsigned int index,
+			  struct dfl_fpga_port_region_info *info);
+int fpga_port_reset(struct fpga_port *port);
+
+/* MMIO of region 0 (the AFU); mapped on first use */
+int fpga_mmio_map(struct fpga_port *port);
+uint64_t fpga_mmio_size(const struct fpga_port *port);	/* 0 if unmapped */
+/* @width is 4 or 8; @off must be aligned to it and inside the region */
+int fpga_mmio_check(struct fpga_port *port, uint64_t off, unsigned int width);
+int fpga_mmio_read32(struct fpga_port *port, uint64_t off, uint32_t *val);
+int fpga_mmio_read64(struct fpga_port *port, uint64_t off, uint64_t *val);
+int fpga_mmio_write32(struct fpga_port *port, uint64_t off, uint32_t val);
+int fpga_mmio_write64(struct fpga_port *port, uint64_t off, uint64_t val);
+
+/* DMA: @addr and @len page aligned; one IOVA for the whole range */
+int fpga_dma_map(struct fpga_port *port, void *addr, uint64_t len,
+		 uint64_t *iova);
+int fpga_dma_unmap(struct fpga_port *port, uint64_t iova);
+
+/* Interrupts: user interrupts (UINT) or the port error interrupt */
+enum fpga_irq_kind {
+	FPGA_IRQ_UINT,
+	FPGA_IRQ_ERR,
+};
+
+const char *fpga_irq_kind_name(enum fpga_irq_kind kind);
+/* Number of vectors; >= 0 or -errno */
+int fpga_irq_count(struct fpga_port *port, enum fpga_irq_kind kind);
+/* Bind @count eventfds (fd < 0 unbinds) from vector @start */
+int fpga_irq_set(struct fpga_port *port, enum fpga_irq_kind kind,
+		 unsigned int start, unsigned int count, const int *fds);
+/* A new eventfd bound to @vector; returns the fd or -errno */
+int fpga_irq_bind_eventfd(struct fpga_port *port, enum fpga_irq_kind kind,
+			  unsigned int vector);
+/*
+ * Wait up to @timeout_ms (< 0: forever) for @efd; *count = events.
+ * -ETIMEDOUT if none came.
+ */
+int fpga_eventfd_wait(int efd, int timeout_ms, uint64_t *count);
+
+/* ---- NLB0 loopback ---- */
+
+#define FPGA_NLB_MAX_SIZE	(1ULL << 32)	/* NUM_LINES is 32 bits wide */
+
+struct fpga_nlb_result {
+	uint64_t bytes;
+	double seconds;		/* start to done, as seen by the host */
+	double gbps;		/* bytes / seconds / 1e9 */
+	uint64_t clocks;	/* DSM run length the AFU reported */
+	bool verified;		/* destination == source */
+	uint64_t mismatch;	/* first differing byte if !verified */
+};
+
+/*
+ * The hello_fpga flow on @port: @size bytes (a multiple of 64) copied by
+ * the AFU from a source to a destination buffer, compared byte by byte.
+ * @timeout_ms bounds the wait for completion.  A mismatch is reported in
+ * @res and returns -EIO.
+ */
+int fpga_nlb_loopback(struct fpga_port *port, uint64_t size,
+		      unsigned int timeout_ms, struct fpga_nlb_result *res);
+
+#endif /* _LIBFPGA_FPGA_H */

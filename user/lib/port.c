@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libfpga ports: finding a port from what a user typed, opening it, its
+ * ioctls (<linux/fpga-dfl.h>), MMIO of region 0, DMA mappings and
+ * interrupts through eventfds.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "fpga.h"
+
+struct fpga_port {
+	struct fpga_port_ref ref;
+	int fd;
+	/* region 0, once mapped */
+	volatile uint8_t *mmio;
+	uint64_t mmio_size;
+	uint32_t mmio_flags;
+};
+
+/* ---- lookup ---- */
+
+static void fpga_port_ref_fill(struct fpga_port_ref *ref, int id,
+			       const char *devnode)
+{
+	ref->id = id;
+	if (devnode)
+		snprintf(ref->devnode, sizeof(ref->devnode), "%s", devnode);
+	else
+		snprintf(ref->devnode, sizeof(ref->devnode),
+			 "/dev/" FPGA_PORT_PREFIX "%d", id);
+	snprintf(ref->sysfs, sizeof(ref->sysfs),
+		 "%s" FPGA_SYSFS_BUS "/" FPGA_PORT_PREFIX "%d",
+		 fpga_sysfs_root(), id);
+}
+
+/* The last path component of @path, ignoring trailing slashes */
+static void fpga_path_base(const char *path, char *out, size_t size)
+{
+	size_t len = strlen(path);
+	const char *start;
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	start = path + len;
+	while (start > path && start[-1] != '/')
+		start--;
+	len -= start - path;
+	if (len >= size)
+		len = size - 1;
+	memcpy(out, start, len);
+	out[len] = '\0';
+}
+
+/* A char device node: its port from its name, else from /sys/dev/char */
+static int fpga_port_lookup_node(const char *spec, const struct stat *st,
+				 struct fpga_port_ref *ref)
+{
+	char path[PATH_MAX], real[PATH_MAX], name[NAME_MAX + 1];
+	int id;
+
+	if (realpath(spec, path)) {
+		fpga_path_base(path, name, sizeof(name));
+		if (!fpga_parse_dev_name(name, FPGA_PORT_PREFIX, &id)) {
+			fpga_port_ref_fill(ref, id, spec);
+			return 0;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/dev/char/%u:%u", fpga_sysfs_root(),
+		 major(st->st_rdev), minor(st->st_rdev));
+	if (realpath(path, real)) {
+		fpga_path_base(real, name, sizeof(name));
+		if (!fpga_parse_dev_name(name, FPGA_PORT_PREFIX, &id)) {
+			fpga_port_ref_fill(ref, id, spec);
+			return 0;
+		}
+	}
+	return fpga_set_error(ENODEV, "%s is not an FPGA port device", spec);
+}
+
+int fpga_port_lookup(const char *spec, struct fpga_port_ref *ref)
+{
+	char name[NAME_MAX + 1];
+	const char *root = fpga_sysfs_root();
+	size_t rlen = strlen(root);
+	struct stat st;
+	uint64_t v;
+	int id;
+
+	memset(ref, 0, sizeof(*ref));
+	if (!spec || !*spec)
+		return fpga_set_error(EINVAL, "empty port name");
+
+	/* N */
+	if (spec[0] >= '0' && spec[0] <= '9' && !strchr(spec, '/')) {
+		if (fpga_parse_u64(spec, &v) || v > INT_MAX)
+			return fpga_set_error(EINVAL,
+					      "'%s' is not a port number", spec);
+		fpga_port_ref_fill(ref, (int)v, NULL);
+		return 0;
+	}
+
+	/* fpga-port.N */
+	if (!strchr(spec, '/')) {
+		if (!fpga_parse_dev_name(spec, FPGA_PORT_PREFIX, &id)) {
+			fpga_port_ref_fill(ref, id, NULL);
+			return 0;
+		}
+		return fpga_set_error(EINVAL,
+				      "'%s' is not a port (give N, fpga-port.N, /dev/fpga-port.N or its sysfs path)",
+				      spec);
+	}
+
+	/* a sysfs path: /sys/.../fpga-port.N */
+	if (!strncmp(spec, root, rlen) && spec[rlen] == '/') {
+		fpga_path_base(spec, name, sizeof(name));
+		if (fpga_parse_dev_name(name, FPGA_PORT_PREFIX, &id))
+			return fpga_set_error(EINVAL,
+					      "%s is not a port in sysfs (expected .../fpga-port.N)",
+					      spec);
+		if (stat(spec, &st))
+			return fpga_set_error(errno, "%s: %s", spec,
+					      strerror(errno));
+		fpga_port_ref_fill(ref, id, NULL);
+		return 0;
+	}
+
+	/* a device node */
+	if (stat(spec, &st)) {
+		int err = errno;
+
+		fpga_path_base(spec, name, sizeof(name));
+		if (err == ENOENT &&
+		    !fpga_parse_dev_name(name, FPGA_PORT_PREFIX, &id))
+			return fpga_set_error(err,
+					      "%s: %s (is the port driver loaded?)",
+					      spec, strerror(err));
+		return fpga_set_error(err, "%s: %s", spec, strerror(err));
+	}
+	if (!S_ISCHR(st.st_mode))
+		return fpga_set_error(ENODEV, "%s is not a character device",
+				      spec);
+	return fpga_port_lookup_node(spec, &st, ref);
+}
+
+/* ---- open and ioctls ---- */
+
+int fpga_port_open(const char *spec, unsigned int flags,
+		   struct fpga_port **out)
+{
+	struct fpga_port *port;
+	struct stat st;
+	int fd, err, ret;
+
+	*out = NULL;
+	port = calloc(1, sizeof(*port));
+	if (!port)
+		return fpga_set_error(ENOMEM, "out of memory");
+	ret = fpga_port_lookup(spec, &port->ref);
+	if (ret)
+		goto err_free;
+
+	fd = open(port->ref.devnode,
+		  O_RDWR | O_CLOEXEC | (flags & FPGA_OPEN_EXCL ? O_EXCL : 0));
+	if (fd < 0) {
+		err = errno;
+		if (err == ENOENT && stat(port->ref.sysfs, &st))
+			ret = fpga_set_error(err, "%s: %s (no port %d; see 'fpgactl list')",
+					     port->ref.devnode, strerror(err),
+					     port->ref.id);
+		else if (err == ENOENT || err == ENXIO || err == ENODEV)
+			ret = fpga_set_error(err, "%s: %s (is the port driver loaded?)",
+					     port->ref.devnode, strerror(err));
+		else if (err == EACCES || err == EPERM)
+			ret = fpga_set_error(err, "%s: %s (run as root or join group fpga)",
+					     port->ref.devnode, strerror(err));
+		else if (err == EBUSY)
+			ret = fpga_set_error(err, "%s: %s (%s)",
+					     port->ref.devnode, strerror(err),
+					     flags & FPGA_OPEN_EXCL ?
+					     "another process has it open" :
+					     "another process has it open exclusively");
+		else
+			ret = fpga_set_error(err, "%s: %s", port->ref.devnode,
+					     strerror(err));
+		goto err_free;
+	}
+	port->fd = fd;
+	/* A port answers GET_API_VERSION; anything else is not one */
+	ret = fpga_port_api_version(port);
+	if (ret < 0) {
+		close(fd);
+		goto err_free;
+	}
+	*out = port;
+	return 0;
+
+err_free:
+	free(port);
+	return ret;
+}
+
+void fpga_port_close(struct fpga_port *port)
+{
+	if (!port)
+		return;
+	if (port->mmio)
+		munmap((void *)port->mmio, port->mmio_size);
+	close(port->fd);
+	free(port);
+}
+
+const struct fpga_port_ref *fpga_port_ref(const struct fpga_port *port)
+{
+	return &port->ref;
+}
+
+int fpga_port_fd(const struct fpga_port *port)
+{
+	return port->fd;
+}
+
+/* Record a failed ioctl @what; returns -errno */
+static int fpga_port_ioctl_error(struct fpga_port *port, const char *what,
+				 int err)
+{
+	if (err == ENOTTY)
+		return fpga_set_error(err, "%s: %s: not supported by this driver (%s)",
+				      port->ref.devnode, what, strerror(err));
+	return fpga_set_error(err, "%s: %s: %s", port->ref.devnode, what,
+			      strerror(err));
+}
+
+int fpga_port_api_version(struct fpga_port *port)
+{
+	int ret = ioctl(port->fd, DFL_FPGA_GET_API_VERSION);
+
+	if (ret < 0) {
+		if (errno == ENOTTY || errno == EINVAL)
+			return fpga_set_error(ENOTTY, "%s is not a DFL FPGA port (%s)",
+					      port->ref.devnode, strerror(errno));
+		return fpga_port_ioctl_error(port, "GET_API_VERSION", errno);
+	}
+	return ret;
+}
+
+int fpga_port_check_extension(struct fpga_port *port, unsigned long ext)
+{
+	int ret = ioctl(port->fd, DFL_FPGA_CHECK_EXTENSION, ext);
+
+	if (ret < 0)
+		return fpga_port_ioctl_error(port, "CHECK_EXTENSION", errno);
+	return ret;
+}
+
+int fpga_port_info(struct fpga_port *port, struct dfl_fpga_port_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->argsz = sizeof(*info);
+	if (ioctl(port->fd, DFL_FPGA_PORT_GET_INFO, info))
+		return fpga_port_ioctl_error(port, "PORT_GET_INFO", errno);
+	return 0;
+}
+
+int fpga_port_region_info(struct fpga_port *port, unsigned int index,
+			  struct dfl_fpga_port_region_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->argsz = sizeof(*info);
+	info->index = index;
+	if (ioctl(port->fd, DFL_FPGA_PORT_GET_REGION_INFO, info)) {
+		if (errno == EINVAL)
+			return fpga_set_error(EINVAL, "%s: no region %u",
+					      port->ref.devnode, index);
+		return fpga_port_ioctl_error(port, "PORT_GET_REGION_INFO",
+					     errno);
+	}
+	return 0;
+}
+
+int fpga_port_reset(struct fpga_port *port)
+{
+	if (ioctl(port->fd, DFL_FPGA_PORT_RESET, 0)) {
+		if (errno == ETIMEDOUT)
+			return fpga_set_error(ETIMEDOUT, "%s: reset: the port did not acknowledge the reset (%s)",
+					      port->ref.devnode,
+					      strerror(ETIMEDOUT));
+		return fpga_port_ioctl_error(port, "reset", errno);
+	}
+	return 0;
+}
+
+/* ---- MMIO ---- */
+
+int fpga_mmio_map(struct fpga_port *port)
+{
+	struct dfl_fpga_port_region_info ri;
+	int prot = 0, ret;
+	void *p;
+
+	if (port->mmio)
+		return 0;
+	ret = fpga_port_region_info(port, DFL_PORT_REGION_INDEX_AFU, &ri);
+	if (ret)
+		return ret;
+	if (!(ri.flags & DFL_PORT_REGION_MMAP) || !ri.size)
+		return fpga_set_error(ENOTSUP, "%s: region 0 cannot be mapped (flags 0x%x, size 0x%llx)",
+				      port->ref.devnode, ri.flags,
+				      (unsigned long long)ri.size);
+	if (ri.size > SIZE_MAX)
+		return fpga_set_error(EOVERFLOW, "%s: region 0 is too large",
+				      port->ref.devnode);
+	if (ri.flags & DFL_PORT_REGION_READ)
+		prot |= PROT_READ;
+	if (ri.flags & DFL_PORT_REGION_WRITE)
+		prot |= PROT_WRITE;
+	p = mmap(NULL, ri.size, prot, MAP_SHARED, port->fd, ri.offset);
+	if (p == MAP_FAILED)
+		return fpga_set_error(errno, "%s: mmap of region 0 (size 0x%llx at 0x%llx): %s",
+				      port->ref.devnode,
+				      (unsigned long long)ri.size,
+				      (unsigned long long)ri.offset,
+				      strerror(errno));
+	port->mmio = p;
+	port->mmio_size = ri.size;
+	port->mmio_flags = ri.flags;
+	return 0;
+}
+
+uint64_t fpga_mmio_size(const struct fpga_port *port)
+{
+	return port->mmio ? port->mmio_size : 0;
+}
+
+int fpga_mmio_check(struct fpga_port *port, uint64_t off, unsigned int width)
+{
+	int ret;
+
+	if (width != 4 && width != 8)
+		return fpga_set_error(EINVAL, "width %u: MMIO is 32 or 64 bits wide",
+				      width * 8);
+	if (off % width)
+		return fpga_set_error(EINVAL, "offset 0x%llx is not %u-byte aligned",
+				      (unsigned long long)off, width);
+	ret = fpga_mmio_map(port);
+	if (ret)
+		return ret;
+	if (off >= port->mmio_size || port->mmio_size - off < width)
+		return fpga_set_error(ERANGE, "offset 0x%llx is outside region 0 (size 0x%llx)",
+				      (unsigned long long)off,
+				      (unsigned long long)port->mmio_size);
+	return 0;
+}
+
+static int fpga_mmio_access(struct fpga_port *port, uint64_t off,
+			    unsigned int width, bool write)
+{
+	int ret = fpga_mmio_check(port, off, width);
+
+	if (ret)
+		return ret;
+	if (!(port->mmio_flags & (write ? DFL_PORT_REGION_WRITE :
+					  DFL_PORT_REGION_READ)))
+		return fpga_set_error(EACCES, "%s: region 0 is not %s",
+				      port->ref.devnode,
+				      write ? "writable" : "readable");
+	return 0;
+}
+
+int fpga_mmio_read32(struct fpga_port *port, uint64_t off, uint32_t *val)
+{
+	int ret = fpga_mmio_access(port, off, 4, false);
+
+	if (!ret)
+		*val = *(volatile uint32_t *)(port->mmio + off);
+	return ret;
+}
+
+int fpga_mmio_read64(struct fpga_port *port, uint64_t off, uint64_t *val)
+{
+	int ret = fpga_mmio_access(port, off, 8, false);
+
+	if (!ret)
+		*val = *(volatile uint64_t *)(port->mmio + off);
+	return ret;
+}
+
+int fpga_mmio_write32(struct fpga_port *port, uint64_t off, uint32_t val)
+{
+	int ret = fpga_mmio_access(port, off, 4, true);
+
+	if (!ret)
+		*(volatile uint32_t *)(port->mmio + off) = val;
+	return ret;
+}
+
+int fpga_mmio_write64(struct fpga_port *port, uint64_t off, uint64_t val)
+{
+	int ret = fpga_mmio_access(port, off, 8, true);
+
+	if (!ret)
+		*(volatile uint64_t *)(port->mmio + off) = val;
+	return ret;
+}
+
+/* ---- DMA ---- */
+
+int fpga_dma_map(struct fpga_port *port, void *addr, uint64_t len,
+		 uint64_t *iova)
+{
+	struct dfl_fpga_port_dma_map map = {
+		.argsz = sizeof(map),
+		.flags = 0,
+		.user_addr = (uintptr_t)addr,
+		.length = len,
+	};
+	long page = sysconf(_SC_PAGESIZE);
+	struct rlimit rl;
+
+	if (!len || (uintptr_t)addr % page || len % page)
+		return fpga_set_error(EINVAL, "DMA buffer %p+0x%llx is not page aligned",
+				      addr, (unsigned long long)len);
+	if (ioctl(port->fd, DFL_FPGA_PORT_DMA_MAP, &map)) {
+		int err = errno;
+
+		/* root has CAP_IPC_LOCK: the limit is not the reason then */
+		if ((err == ENOMEM || err == EPERM) && geteuid() &&
+		    !getrlimit(RLIMIT_MEMLOCK, &rl) &&
+		    rl.rlim_cur != RLIM_INFINITY)
+			return fpga_set_error(err, "%s: DMA map of %llu bytes: %s (RLIMIT_MEMLOCK is %llu bytes; raise it with 'ulimit -l')",
+					      port->ref.devnode,
+					      (unsigned long long)len,
+					      strerror(err),
+					      (unsigned long long)rl.rlim_cur);
+		return fpga_set_error(err, "%s: DMA map of %llu bytes: %s",
+				      port->ref.devnode,
+				      (unsigned long long)len, strerror(err));
+	}
+	*iova = map.iova;
+	return 0;
+}
+
+int fpga_dma_unmap(struct fpga_port *port, uint64_t iova)
+{
+	struct dfl_fpga_port_dma_unmap unmap = {
+		.argsz = sizeof(unmap),
+		.flags = 0,
+		.iova = iova,
+	};
+
+	if (ioctl(port->fd, DFL_FPGA_PORT_DMA_UNMAP, &unmap))
+		return fpga_set_error(errno, "%s: DMA unmap of IOVA 0x%llx: %s",
+				      port->ref.devnode,
+				      (unsigned long long)iova,
+				      strerror(errno));
+	return 0;
+}
+
+/* ---- interrupts ---- */
+
+const char *fpga_irq_kind_name(enum fpga_irq_kind kind)
+{
+	return kind == FPGA_IRQ_UINT ? "user" : "error";
+}
+
+int fpga_irq_count(struct fpga_port *port, enum fpga_irq_kind kind)
+{
+	unsigned long req = kind == FPGA_IRQ_UINT ?
+			    DFL_FPGA_PORT_UINT_GET_IRQ_NUM :
+			    DFL_FPGA_PORT_ERR_GET_IRQ_NUM;
+	uint32_t n = 0;
+
+	if (ioctl(port->fd, req, &n))
+		return fpga_set_error(errno, "%s: %s interrupts: %s%s",
+				      port->ref.devnode,
+				      fpga_irq_kind_name(kind),
+				      strerror(errno),
+				      errno == ENODEV ?
+				      " (the port has no such interrupt feature)" : "");
+	if (n > INT_MAX)
+		return fpga_set_error(EOVERFLOW, "%s: %u interrupts?",
+				      port->ref.devnode, n);
+	return (int)n;
+}
+
+int fpga_irq_set(struct fpga_port *port, enum fpga_irq_kind kind,
+		 unsigned int start, unsigned int count, const int *fds)
+{
+	unsigned long req = kind == FPGA_IRQ_UINT ? DFL_FPGA_PORT_UINT_SET_IRQ :
+						    DFL_FPGA_PORT_ERR_SET_IRQ;
+	struct dfl_fpga_irq_set *set;
+	int ret = 0;
+
+	set = malloc(sizeof(*set) + count * sizeof(set->evtfds[0]));
+	if (!set)
+		return fpga_set_error(ENOMEM, "out of memory");
+	set->start = start;
+	set->count = count;
+	for (unsigned int i = 0; i < count; i++)
+		set->evtfds[i] = fds[i];
+	if (ioctl(port->fd, req, set))
+		ret = fpga_set_error(errno, "%s: binding %s interrupt %u..%u: %s",
+				     port->ref.devnode,
+				     fpga_irq_kind_name(kind), start,
+				     start + count - 1, strerror(errno));
+	free(set);
+	return ret;
+}
+
+int fpga_irq_bind_eventfd(struct fpga_port *port, enum fpga_irq_kind kind,
+			  unsigned int vector)
+{
+	int efd, n, ret;
+
+	n = fpga_irq_count(port, kind);
+	if (n < 0)
+		return n;
+	if (vector >= (unsigned int)n)
+		return fpga_set_error(ERANGE, "%s: no %s interrupt vector %u (the port has %d)",
+				      port->ref.devnode,
+				      fpga_irq_kind_name(kind), vector, n);
+	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (efd < 0)
+		return fpga_set_error(errno, "eventfd: %s", strerror(errno));
+	ret = fpga_irq_set(port, kind, vector, 1, &efd);
+	if (ret) {
+		close(efd);
+		return ret;
+	}
+	return efd;
+}
+
+int fpga_eventfd_wait(int efd, int timeout_ms, uint64_t *count)
+{
+	struct pollfd pfd = { .fd = efd, .events = POLLIN };
+	int ret;
+
+	do {
+		ret = poll(&pfd, 1, timeout_ms < 0 ? -1 : timeout_ms);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		return fpga_set_error(errno, "poll: %s", strerror(errno));
+	if (!ret)
+		return fpga_set_error(ETIMEDOUT, "no interrupt within %d ms",
+				      timeout_ms);
+	if (read(efd, count, sizeof(*count)) != sizeof(*count))
+		return fpga_set_error(errno ? errno : EIO, "eventfd read: %s",
+				      strerror(errno ? errno : EIO));
+	return 0;
+}
