@@ -36,6 +36,7 @@ echo "== build and lint"
 step checkpatch scripts/checkpatch.sh
 step modules-w1-sparse-werror $M modules-check
 step user-werror $M user
+step user-tests-valgrind $M -C user valgrind
 step selftests-build $M selftests
 
 kver=$($M -s print-kver)

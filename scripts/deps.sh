@@ -11,7 +11,7 @@ set -eu
 PACKAGES="
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1 linux-perf
 	build-essential pkg-config bc flex bison libelf-dev libssl-dev
-	kmod dkms sparse cpio rsync python3
+	kmod dkms sparse cpio rsync python3 dash valgrind
 	qemu-system-x86 busybox-static
 	libnl-3-dev libnl-genl-3-dev libdrm-dev libjson-c-dev
 	systemtap-sdt-dev
