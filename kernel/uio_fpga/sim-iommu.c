@@ -85,8 +85,9 @@ static int fpga_sim_map_insert(struct fpga_sim *sim,
 			       struct fpga_sim_dma_map *map)
 {
 	struct fpga_sim_iommu *mmu = &sim->iommu;
-	MA_STATE(mas, &mmu->tree, 0, 0);
 	int ret = -EIO;
+
+	MA_STATE(mas, &mmu->tree, 0, 0);
 
 	might_sleep();
 	down_write(&mmu->lock);
