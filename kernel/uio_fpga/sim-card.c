@@ -111,31 +111,35 @@ static void fpga_sim_layout_port(struct fpga_sim *sim, unsigned int n)
 
 /*
  * The soft-reset handshake: ACK follows SFTRST in both directions.  Entering
- * reset stops the AFU; leaving it clears the port's errors.  The effects
- * happen once even if the ACK update races with a store and is retried.
+ * reset stops the AFU; leaving it clears the port's errors.  The model keeps
+ * its own idea of the port's state, so each effect happens once, and ACK
+ * (read-only on hardware) is put back if software stored over it.
  */
 static bool fpga_sim_port_reset_step(struct fpga_sim *sim, unsigned int n,
 				     u64 ctrl)
 {
 	struct fpga_sim_port *port = &sim->ports[n];
-	bool in_reset = ctrl & PORT_CTRL_SFTRST;
+	bool want = ctrl & PORT_CTRL_SFTRST;
 	bool acked = ctrl & PORT_CTRL_SFTRST_ACK;
+	bool busy = false;
 
-	if (in_reset == acked)
-		return false;
-	if (in_reset && READ_ONCE(sim->fail_reset_ack))
-		return false;
-
-	if (in_reset && !port->in_reset) {
+	if (want && !port->in_reset && !READ_ONCE(sim->fail_reset_ack)) {
 		fpga_sim_nlb_reset(sim, n);
 		fpga_sim_cntr_add(sim, n, CNTR_EVT_RESETS, 1);
-	} else if (!in_reset && port->in_reset) {
+		port->in_reset = true;
+		busy = true;
+	} else if (!want && port->in_reset) {
 		fpga_sim_error_reset(sim, n);
+		port->in_reset = false;
+		busy = true;
 	}
-	port->in_reset = in_reset;
-	fpga_sim_update(sim, port->hdr + PORT_HDR_CTRL, ctrl,
-			ctrl ^ PORT_CTRL_SFTRST_ACK);
-	return true;
+	/* On a race with a store, the next pass tries again */
+	if (acked != port->in_reset) {
+		fpga_sim_update(sim, port->hdr + PORT_HDR_CTRL, ctrl,
+				ctrl ^ PORT_CTRL_SFTRST_ACK);
+		busy = true;
+	}
+	return busy;
 }
 
 static bool fpga_sim_port_step(struct fpga_sim *sim, unsigned int n)
@@ -151,7 +155,7 @@ static bool fpga_sim_port_step(struct fpga_sim *sim, unsigned int n)
 	smp_rmb();
 	busy = fpga_sim_error_step(sim, n);
 	busy |= fpga_sim_port_reset_step(sim, n, ctrl);
-	if (!(ctrl & PORT_CTRL_SFTRST))
+	if (!(ctrl & PORT_CTRL_SFTRST) && !sim->ports[n].in_reset)
 		busy |= fpga_sim_nlb_step(sim, n);
 	return busy;
 }

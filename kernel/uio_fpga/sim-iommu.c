@@ -75,26 +75,39 @@ static dma_addr_t fpga_sim_map_iova(struct fpga_sim_dma_map *map)
 	return (dma_addr_t)map->first << PAGE_SHIFT;
 }
 
-/* Give @map the first free IOVA range that fits it and its guard page */
+/*
+ * Give @map the first free IOVA range that fits it and its guard page.
+ * (6.1's mtree_alloc_range() mishandles an empty tree: search the gap with
+ * mas_empty_area() and insert under the write side, which keeps anyone
+ * else from changing the tree in between.)
+ */
 static int fpga_sim_map_insert(struct fpga_sim *sim,
 			       struct fpga_sim_dma_map *map)
 {
 	struct fpga_sim_iommu *mmu = &sim->iommu;
-	unsigned long first;
 	int ret = -EIO;
 
+	MA_STATE(mas, &mmu->tree, 0, 0);
+
 	might_sleep();
-	/* Adding takes nothing away from a DMA in flight: read side */
-	down_read(&mmu->lock);
-	if (!mmu->dead)
-		ret = mtree_alloc_range(&mmu->tree, &first, map,
-					map->npages + 1, FPGA_SIM_IOVA_FIRST,
-					FPGA_SIM_IOVA_LAST, GFP_KERNEL);
-	if (!ret)
-		map->first = first;
-	up_read(&mmu->lock);
-	if (ret && ret != -EIO)
+	down_write(&mmu->lock);
+	if (mmu->dead)
+		goto out;
+	mtree_lock(&mmu->tree);
+	ret = mas_empty_area(&mas, FPGA_SIM_IOVA_FIRST, FPGA_SIM_IOVA_LAST,
+			     map->npages + 1);
+	mtree_unlock(&mmu->tree);
+	if (ret) {
 		ret = -ENOMEM;
+		goto out;
+	}
+	map->first = mas.index;
+	ret = mtree_insert_range(&mmu->tree, map->first,
+				 map->first + map->npages, map, GFP_KERNEL);
+	if (ret)
+		ret = -ENOMEM;
+out:
+	up_write(&mmu->lock);
 	return ret;
 }
 

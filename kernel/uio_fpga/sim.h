@@ -94,7 +94,6 @@ struct fpga_sim_iommu {
  * @err_seen:	PORT_ERROR as the model last left it
  * @first_seen:	PORT_FIRST_ERROR as the model last left it
  * @in_reset:	the model has put the port in reset (and not out yet)
- * @nlb_done:	the run started by the current CTL = START has ended
  * @fail_dma:	fault injection: the next NLB run faults at once
  */
 struct fpga_sim_port {
@@ -103,7 +102,6 @@ struct fpga_sim_port {
 	u64 err_seen;
 	u64 first_seen;
 	bool in_reset;
-	bool nlb_done;
 	bool fail_dma;
 };
 
