@@ -268,6 +268,13 @@ long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
 	dma->user_addr = map.user_addr;
 	dma->length = map.length;
 	dma->npages = map.length >> PAGE_SHIFT;
+	/* Not even worth an allocation: more than the memory there is */
+	if (dma->npages > totalram_pages()) {
+		dev_dbg(dev, "dma map: %#llx bytes is more than the system's memory\n",
+			map.length);
+		ret = -ENOMEM;
+		goto err_free;
+	}
 
 	mutex_lock(&pf->dma_lock);
 	if (fpga_port_dma_overlaps(pf, map.user_addr, map.length)) {

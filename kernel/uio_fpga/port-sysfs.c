@@ -88,9 +88,9 @@ static ssize_t errors_show(struct device *dev, struct device_attribute *attr,
 }
 
 /*
- * Clearing follows the hardware's procedure: hold the port in reset, mask
- * errors, write the value back (write-1-to-clear) only if it is still the
- * current one, unmask, release the port.
+ * Clearing follows the hardware's procedure: only if @val is still the
+ * current value, hold the port in reset, mask errors, write the value back
+ * (write 1 to clear) and clear FIRST_ERROR, unmask, release the port.
  */
 static int fpga_port_errors_clear(struct fpga_port *port, u64 val)
 {
@@ -98,22 +98,21 @@ static int fpga_port_errors_clear(struct fpga_port *port, u64 val)
 	u64 v;
 
 	mutex_lock(&port->lock);
-	ret = __fpga_port_disable(port);
-	if (ret)
-		goto out_enable;
-	writeq(GENMASK_ULL(63, 0), port->err + PORT_ERROR_MASK);
 	v = readq(port->err + PORT_ERROR);
-	if (v == val) {
+	if (v != val) {
+		dev_dbg(&port->fdev->dev, "errors: %#llx is not the current value %#llx\n",
+			val, v);
+		mutex_unlock(&port->lock);
+		return -EINVAL;
+	}
+	ret = __fpga_port_disable(port);
+	if (!ret) {
+		writeq(GENMASK_ULL(63, 0), port->err + PORT_ERROR_MASK);
 		writeq(v, port->err + PORT_ERROR);
 		v = readq(port->err + PORT_FIRST_ERROR);
 		writeq(v, port->err + PORT_FIRST_ERROR);
-	} else {
-		dev_dbg(&port->fdev->dev, "errors: %#llx is not the current value %#llx\n",
-			val, v);
-		ret = -EINVAL;
+		writeq(0, port->err + PORT_ERROR_MASK);
 	}
-	writeq(0, port->err + PORT_ERROR_MASK);
-out_enable:
 	ret2 = __fpga_port_enable(port);
 	mutex_unlock(&port->lock);
 	return ret ?: ret2;

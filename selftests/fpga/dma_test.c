@@ -134,8 +134,11 @@ TEST_F(dma, map_rejects_bad_arguments)
 	EXPECT_EQ(-EINVAL, dma_map(self->fd, buf, 4096, 4, &iova));
 	EXPECT_EQ(-EINVAL, dma_map(self->fd, (void *)(uintptr_t)-4096ull,
 				   8192, 0, &iova));
-	EXPECT_EQ(-EINVAL, dma_map(self->fd, (void *)0x7ffffffff000ull,
-				   1ull << 40, 0, &iova));
+	/* Past the end of any user address space (47 or 56 bits) */
+	EXPECT_EQ(-EINVAL, dma_map(self->fd, (void *)0xfffffffffff000ull,
+				   8192, 0, &iova));
+	/* More than the memory of the machine */
+	EXPECT_EQ(-ENOMEM, dma_map(self->fd, buf, 1ull << 50, 0, &iova));
 	/* Memory that is not there */
 	munmap(buf + 4 * 4096, 4096);
 	EXPECT_EQ(-EFAULT, dma_map(self->fd, buf, 8 * 4096, 0, &iova));
