@@ -217,8 +217,11 @@ static bool fpga_dfl_parse_v1(struct fpga_dfl_card *card, resource_size_t ofs,
 	}
 	addr = readq(dfh + DFHV1_CSR_ADDR);
 	size_grp = readq(dfh + DFHV1_CSR_SIZE_GRP);
+	/* Absolute: a bus address (in this window); else relative to the DFH */
 	*csr_ofs = addr & DFHV1_CSR_ADDR_MASK;
-	if (addr & DFHV1_CSR_ADDR_REL)
+	if (addr & DFHV1_CSR_ADDR_ABS)
+		*csr_ofs -= card->info.start;
+	else
 		*csr_ofs += ofs;
 	*csr_size = FIELD_GET(DFHV1_CSR_SIZE, size_grp);
 	if (!fpga_dfl_in_window(card, *csr_ofs, *csr_size)) {
@@ -417,7 +420,7 @@ static void fpga_dfl_walk_list(struct fpga_dfl_card *card, resource_size_t ofs)
 	unsigned int steps;
 
 	for (steps = 0; steps < FPGA_DFL_MAX_CLAIMS; steps++) {
-		resource_size_t size;
+		resource_size_t size, next;
 		u64 dfh;
 
 		if (!IS_ALIGNED(ofs, 8) || !fpga_dfl_in_window(card, ofs, 8)) {
@@ -426,8 +429,10 @@ static void fpga_dfl_walk_list(struct fpga_dfl_card *card, resource_size_t ofs)
 		}
 		dfh = readq(card->info.ioaddr + ofs);
 		size = fpga_dfl_block_size(dfh);
+		/* A bad link must not make the feature swallow the window */
 		if (!fpga_dfl_in_window(card, ofs, size))
-			size = card->info.len - ofs;
+			size = min_t(resource_size_t, DFL_DEFAULT_FEATURE_SIZE,
+				     card->info.len - ofs);
 
 		switch (FIELD_GET(DFH_TYPE, dfh)) {
 		case DFH_TYPE_FIU:
@@ -447,11 +452,18 @@ static void fpga_dfl_walk_list(struct fpga_dfl_card *card, resource_size_t ofs)
 
 		if (dfh & DFH_EOL)
 			return;
-		if (!FIELD_GET(DFH_NEXT, dfh)) {
+		next = FIELD_GET(DFH_NEXT, dfh);
+		if (!next) {
 			dfl_report(card, ofs, "next offset is 0 without EOL, list ends here");
 			return;
 		}
-		ofs += FIELD_GET(DFH_NEXT, dfh);
+		if (!IS_ALIGNED(next, 8) || !fpga_dfl_in_window(card, ofs + next, 8)) {
+			dfl_report(card, ofs,
+				   "next DFH %#llx outside the window or unaligned, list ends",
+				   (unsigned long long)(ofs + next));
+			return;
+		}
+		ofs += next;
 	}
 	dfl_report(card, ofs, "list too long, ends here");
 }

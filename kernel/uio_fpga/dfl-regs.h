@@ -36,7 +36,7 @@
 
 /* DFHv1 extension */
 #define DFHV1_CSR_ADDR			0x18
-#define DFHV1_CSR_ADDR_REL		BIT_ULL(0)	/* 1: relative to DFH */
+#define DFHV1_CSR_ADDR_ABS		BIT_ULL(0)	/* 0: relative to the DFH */
 #define DFHV1_CSR_ADDR_MASK		GENMASK_ULL(63, 1)
 #define DFHV1_CSR_SIZE_GRP		0x20
 #define DFHV1_CSR_SIZE			GENMASK_ULL(63, 32)

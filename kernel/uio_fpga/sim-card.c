@@ -209,6 +209,7 @@ int fpga_sim_card_layout(struct fpga_sim *sim)
 		fpga_sim_layout_port(sim, n);
 	}
 	fpga_sim_layout_fme(sim);
+	fpga_sim_layout_faults(sim);
 	return 0;
 }
 

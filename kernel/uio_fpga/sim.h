@@ -187,6 +187,9 @@ static inline size_t fpga_sim_port_err(struct fpga_sim *sim, unsigned int n)
 
 /* sim-card.c */
 int fpga_sim_card_layout(struct fpga_sim *sim);
+/* sim-faults.c */
+void fpga_sim_layout_faults(struct fpga_sim *sim);
+
 int fpga_sim_card_init(struct fpga_sim *sim);
 void fpga_sim_card_fini(struct fpga_sim *sim);
 

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Other Device Feature Lists than the card's normal one, for the parser's
+ * tests: a DFHv1 feature with parameters, and the malformed lists the
+ * parser must report and survive.  Chosen with the module parameter
+ * dfl_layout before new_device; each change is made to the first port's
+ * list (the loop also needs a second port).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitfield.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+
+#include "sim.h"
+
+enum fpga_sim_layout {
+	FPGA_SIM_LAYOUT_NORMAL,
+	FPGA_SIM_LAYOUT_DFHV1,		/* UINT as DFHv1, MSI-X parameter */
+	FPGA_SIM_LAYOUT_LOOP,		/* port 1's offset is port 0's */
+	FPGA_SIM_LAYOUT_OUTSIDE,	/* port error's next leaves the window */
+	FPGA_SIM_LAYOUT_NEXT0,		/* port error's next is 0, no EOL */
+	FPGA_SIM_LAYOUT_UNKNOWN_TYPE,	/* port error has DFH type 7 */
+	FPGA_SIM_LAYOUT_BAD_IRQ,	/* UINT vectors past the card's */
+};
+
+static const char * const fpga_sim_layout_names[] = {
+	[FPGA_SIM_LAYOUT_NORMAL]	= "normal",
+	[FPGA_SIM_LAYOUT_DFHV1]		= "dfhv1",
+	[FPGA_SIM_LAYOUT_LOOP]		= "loop",
+	[FPGA_SIM_LAYOUT_OUTSIDE]	= "outside",
+	[FPGA_SIM_LAYOUT_NEXT0]		= "next0",
+	[FPGA_SIM_LAYOUT_UNKNOWN_TYPE]	= "unknown_type",
+	[FPGA_SIM_LAYOUT_BAD_IRQ]	= "bad_irq",
+};
+
+static int fpga_sim_layout = FPGA_SIM_LAYOUT_NORMAL;
+
+static int fpga_sim_layout_set(const char *val, const struct kernel_param *kp)
+{
+	int i = sysfs_match_string(fpga_sim_layout_names, val);
+
+	if (i < 0) {
+		pr_err("dfl_layout: unknown layout %s\n", val);
+		return i;
+	}
+	WRITE_ONCE(fpga_sim_layout, i);
+	return 0;
+}
+
+static int fpga_sim_layout_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n",
+			  fpga_sim_layout_names[READ_ONCE(fpga_sim_layout)]);
+}
+
+static const struct kernel_param_ops fpga_sim_layout_ops = {
+	.set = fpga_sim_layout_set,
+	.get = fpga_sim_layout_get,
+};
+module_param_cb(dfl_layout, &fpga_sim_layout_ops, NULL, 0644);
+MODULE_PARM_DESC(dfl_layout,
+		 "DFL of cards created next: normal, dfhv1, loop, outside, next0, unknown_type, bad_irq");
+
+static void fpga_sim_set_dfh(struct fpga_sim *sim, size_t ofs, u64 mask,
+			     u64 val)
+{
+	fpga_sim_write(sim, ofs, (fpga_sim_read(sim, ofs) & ~mask) | val);
+}
+
+/* The UINT feature as DFHv1: registers at the DFH, vectors in a parameter */
+static void fpga_sim_layout_dfhv1(struct fpga_sim *sim, size_t uint)
+{
+	fpga_sim_set_dfh(sim, uint, DFH_VERSION, FIELD_PREP(DFH_VERSION, 1));
+	fpga_sim_write(sim, uint + PORT_UINT_CAP, 0);
+	fpga_sim_write(sim, uint + DFHV1_CSR_ADDR, 0);	/* relative, +0 */
+	fpga_sim_write(sim, uint + DFHV1_CSR_SIZE_GRP,
+		       FIELD_PREP(DFHV1_CSR_SIZE, SZ_4K) | DFHV1_HAS_PARAMS);
+	fpga_sim_write(sim, uint + DFHV1_PARAM_HDR,
+		       FIELD_PREP(DFHV1_PARAM_ID, DFHV1_PARAM_ID_MSIX) |
+		       DFHV1_PARAM_EOP);
+	fpga_sim_write(sim, uint + DFHV1_PARAM_HDR + DFHV1_PARAM_DATA,
+		       FIELD_PREP(DFHV1_PARAM_MSIX_START,
+				  FPGA_SIM_PORT_UINT_VEC(0, 0)) |
+		       FIELD_PREP(DFHV1_PARAM_MSIX_COUNT, FPGA_SIM_NUM_UINT));
+}
+
+/**
+ * fpga_sim_layout_faults() - apply the chosen dfl_layout to a laid-out card
+ * @sim: the card, whose register file holds the normal layout
+ */
+void fpga_sim_layout_faults(struct fpga_sim *sim)
+{
+	size_t hdr = sim->ports[0].hdr;
+	size_t err = hdr + FPGA_SIM_PORT_ERR, uint = hdr + FPGA_SIM_PORT_UINT;
+	int layout = READ_ONCE(fpga_sim_layout);
+
+	if (layout != FPGA_SIM_LAYOUT_NORMAL)
+		dev_info(&sim->dev, "DFL layout \"%s\"\n",
+			 fpga_sim_layout_names[layout]);
+
+	switch (layout) {
+	case FPGA_SIM_LAYOUT_DFHV1:
+		fpga_sim_layout_dfhv1(sim, uint);
+		break;
+	case FPGA_SIM_LAYOUT_LOOP:
+		if (sim->num_ports > 1)
+			fpga_sim_write(sim, FME_HDR_PORT_OFST(1),
+				       fpga_sim_read(sim, FME_HDR_PORT_OFST(0)));
+		break;
+	case FPGA_SIM_LAYOUT_OUTSIDE:
+		fpga_sim_set_dfh(sim, err, DFH_NEXT,
+				 FIELD_PREP(DFH_NEXT, sim->regs_size));
+		break;
+	case FPGA_SIM_LAYOUT_NEXT0:
+		fpga_sim_set_dfh(sim, err, DFH_NEXT, 0);
+		break;
+	case FPGA_SIM_LAYOUT_UNKNOWN_TYPE:
+		fpga_sim_set_dfh(sim, err, DFH_TYPE, FIELD_PREP(DFH_TYPE, 7));
+		break;
+	case FPGA_SIM_LAYOUT_BAD_IRQ:
+		fpga_sim_write(sim, uint + PORT_UINT_CAP,
+			       FIELD_PREP(PORT_UINT_CAP_INT_NUM,
+					  FPGA_SIM_NUM_UINT) |
+			       FIELD_PREP(PORT_UINT_CAP_FST_VECT, 4000));
+		break;
+	}
+}

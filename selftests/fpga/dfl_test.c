@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The DFL parser on lists other than the normal one (fpga_sim's dfl_layout
+ * parameter): a DFHv1 feature whose interrupts come from an MSI-X
+ * parameter, and malformed lists.  Each malformed entry must be reported
+ * in the kernel log with its offset and reason, and cost only what it
+ * breaks: the rest of the card is enumerated and works.
+ */
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <linux/fpga-dfl.h>
+
+#include "kselftest_harness.h"
+#include "sim_util.h"
+#include "nlb_util.h"
+
+#define LAYOUT_PARAM	"/sys/module/fpga_sim/parameters/dfl_layout"
+
+/* The kernel log from now on */
+static int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/* Has a record containing all of @a and @b been logged since kmsg_open? */
+static int kmsg_has(int fd, const char *a, const char *b)
+{
+	char rec[1024];
+	ssize_t n;
+
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		if (strstr(rec, a) && (!b || strstr(rec, b)))
+			return 1;
+	}
+	return 0;
+}
+
+/* Open the port that is port @hw_id of card @card; -1 if there is none */
+static int open_hw_port(unsigned int card, int hw_id)
+{
+	char path[256];
+	int i, num;
+
+	for (i = 0; (num = sim_port_number_at(card, i)) >= 0; i++) {
+		snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/id", num);
+		if (sysfs_read_num(path) == hw_id) {
+			snprintf(path, sizeof(path), "/dev/fpga-port.%d", num);
+			return open(path, O_RDWR);
+		}
+	}
+	return -1;
+}
+
+static int irq_num(int fd, unsigned long cmd)
+{
+	uint32_t n;
+
+	return ioctl(fd, cmd, &n) ? -errno : (int)n;
+}
+
+FIXTURE(dfl) {
+	unsigned int card;
+	int kmsg;
+};
+
+FIXTURE_SETUP(dfl)
+{
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port && modprobe fpga_fme"));
+	self->card = sim_random_id();
+	self->kmsg = kmsg_open();
+	ASSERT_GE(self->kmsg, 0);
+}
+
+FIXTURE_TEARDOWN(dfl)
+{
+	sysfs_write(LAYOUT_PARAM, "normal");
+	sim_del(self->card);
+	close(self->kmsg);
+	run_cmd("modprobe -r fpga_port fpga_fme fpga_sim fpga_dfl");
+}
+
+static void add_card(struct __test_metadata *_metadata, FIXTURE_DATA(dfl) *self,
+		     const char *layout)
+{
+	ASSERT_EQ(0, sysfs_write(LAYOUT_PARAM, layout));
+	ASSERT_EQ(0, sim_add(self->card, 2));
+	ASSERT_EQ(0, sysfs_write(LAYOUT_PARAM, "normal"));
+}
+
+TEST_F(dfl, layout_parameter_is_validated)
+{
+	char buf[64];
+
+	EXPECT_EQ(-EINVAL, sysfs_write(LAYOUT_PARAM, "sideways"));
+	ASSERT_EQ(0, sysfs_write(LAYOUT_PARAM, "next0\n"));
+	ASSERT_EQ(0, sysfs_read(LAYOUT_PARAM, buf, sizeof(buf)));
+	EXPECT_STREQ("next0", buf);
+}
+
+TEST_F(dfl, normal_list_reports_nothing)
+{
+	int fd;
+
+	add_card(_metadata, self, "normal");
+	EXPECT_EQ(2, card_children(self->card, "fpga-port."));
+	EXPECT_FALSE(kmsg_has(self->kmsg, "DFL offset", NULL));
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(1, irq_num(fd, DFL_FPGA_PORT_ERR_GET_IRQ_NUM));
+	EXPECT_EQ(4, irq_num(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM));
+	close(fd);
+}
+
+/* DFHv1: the UINT's vectors come from its MSI-X parameter, and work */
+TEST_F(dfl, dfhv1_msix_parameter)
+{
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = 2, .count = 1 } };
+	volatile uint64_t *afu;
+	uint64_t count = 0;
+	struct pollfd p;
+	int fd;
+
+	add_card(_metadata, self, "dfhv1");
+	EXPECT_FALSE(kmsg_has(self->kmsg, "DFL offset", NULL));
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(4, irq_num(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM));
+	set.fd = eventfd(0, EFD_NONBLOCK);
+	ASSERT_GE(set.fd, 0);
+	ASSERT_EQ(0, ioctl(fd, DFL_FPGA_PORT_UINT_SET_IRQ, &set));
+	afu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, afu);
+	nlb_write(afu, NLB_DOORBELL, 1 << 2);
+	p.fd = set.fd;
+	p.events = POLLIN;
+	ASSERT_EQ(1, poll(&p, 1, 5000));
+	ASSERT_EQ(8, read(set.fd, &count, 8));
+	EXPECT_EQ(1, count);
+	munmap((void *)afu, 4096);
+	close(set.fd);
+	close(fd);
+}
+
+/* Port 1's offset points at port 0: reported, port 0 and the FME live on */
+TEST_F(dfl, loop_back_to_a_walked_feature)
+{
+	int fd;
+
+	add_card(_metadata, self, "loop");
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x10000",
+			     "overlaps the feature at 0x10000"));
+	EXPECT_EQ(1, card_children(self->card, "fpga-port."));
+	EXPECT_EQ(1, card_children(self->card, "fpga-fme."));
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(0, ioctl(fd, DFL_FPGA_PORT_RESET, 0));
+	close(fd);
+}
+
+/* A broken link in port 0's list costs port 0 what follows it, only */
+static void broken_list(struct __test_metadata *_metadata,
+			FIXTURE_DATA(dfl) *self, const char *layout,
+			const char *reason)
+{
+	int fd;
+
+	add_card(_metadata, self, layout);
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x11000", reason));
+	EXPECT_EQ(2, card_children(self->card, "fpga-port."));
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(1, irq_num(fd, DFL_FPGA_PORT_ERR_GET_IRQ_NUM));
+	/* The UINT feature after the break is not there */
+	EXPECT_EQ(-EINVAL, irq_num(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM));
+	EXPECT_EQ(0, ioctl(fd, DFL_FPGA_PORT_RESET, 0));
+	close(fd);
+	fd = open_hw_port(self->card, 1);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(4, irq_num(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM));
+	close(fd);
+}
+
+TEST_F(dfl, next_offset_outside_the_window)
+{
+	broken_list(_metadata, self, "outside", "list ends");
+}
+
+TEST_F(dfl, next_zero_without_eol)
+{
+	broken_list(_metadata, self, "next0", "next offset is 0 without EOL");
+}
+
+TEST_F(dfl, unknown_feature_type_is_skipped)
+{
+	int fd;
+
+	add_card(_metadata, self, "unknown_type");
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x11000",
+			     "feature type 7"));
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	/* The odd feature is gone, the walk went on to the UINT */
+	EXPECT_EQ(-EINVAL, irq_num(fd, DFL_FPGA_PORT_ERR_GET_IRQ_NUM));
+	EXPECT_EQ(4, irq_num(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM));
+	close(fd);
+}
+
+TEST_F(dfl, bad_irq_capability_keeps_the_feature)
+{
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = 0, .count = 1 }, .fd = -1 };
+	int fd;
+
+	add_card(_metadata, self, "bad_irq");
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x12000",
+			     "bad IRQ capability"));
+	EXPECT_EQ(2, card_children(self->card, "fpga-port."));
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(0, irq_num(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM));
+	EXPECT_EQ(-1, ioctl(fd, DFL_FPGA_PORT_UINT_SET_IRQ, &set));
+	EXPECT_EQ(ENOENT, errno);
+	EXPECT_EQ(1, irq_num(fd, DFL_FPGA_PORT_ERR_GET_IRQ_NUM));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
