@@ -65,6 +65,30 @@ TEST_F(sim, uevent_carries_modalias)
 	EXPECT_NE(NULL, strstr(buf, "MODALIAS=fpga_dfl:t0004f0001"));
 }
 
+/* What udev does with a uevent: modprobe the modalias; the driver binds */
+TEST_F(sim, modalias_loads_and_binds_the_drivers)
+{
+	char path[512], alias[64];
+	int num;
+
+	run_cmd("modprobe -r fpga_port fpga_fme 2>/dev/null");
+	ASSERT_EQ(0, sim_add(self->id, 1));
+	num = sim_port_number(self->id);
+	ASSERT_GE(num, 0);
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/modalias", num);
+	ASSERT_EQ(0, sysfs_read(path, alias, sizeof(alias)));
+	ASSERT_EQ(0, run_cmd("modprobe %s", alias));
+	EXPECT_TRUE(path_exists("/sys/module/fpga_port"));
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/driver", num);
+	EXPECT_TRUE(path_exists(path));
+	ASSERT_EQ(0, card_child(self->id, "fpga-fme.", path, sizeof(path)));
+	strncat(path, "/modalias", sizeof(path) - strlen(path) - 1);
+	ASSERT_EQ(0, sysfs_read(path, alias, sizeof(alias)));
+	ASSERT_EQ(0, run_cmd("modprobe %s", alias));
+	EXPECT_TRUE(path_exists("/sys/module/fpga_fme"));
+	run_cmd("modprobe -r fpga_port fpga_fme");
+}
+
 TEST_F(sim, port_counts_and_several_cards)
 {
 	for (unsigned int i = 0; i < 4; i++)
