@@ -151,6 +151,18 @@ static void bench_mmio(volatile uint64_t *afu)
 	munmap((void *)anon, 4096);
 }
 
+/* A buffer the way an application makes one: allocated, filled, mapped */
+static int bench_buf(int fd, uint64_t len, int fill, struct dma_buf *b)
+{
+	b->len = len;
+	b->va = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b->va == MAP_FAILED)
+		return -errno;
+	memset(b->va, fill, len);
+	return dma_map(fd, b->va, len, 0, &b->iova);
+}
+
 static void bench_dma(int fd, volatile uint64_t *afu)
 {
 	static const uint64_t sizes[] = {
@@ -173,14 +185,12 @@ static void bench_dma(int fd, volatile uint64_t *afu)
 		fprintf(stderr, "port_bench: cannot bind the completion interrupt\n");
 		exit(1);
 	}
-	if (dma_buf_alloc(fd, 4096, &dsm) ||
-	    dma_buf_alloc(fd, 64 << 20, &src) ||
-	    dma_buf_alloc(fd, 64 << 20, &dst)) {
+	if (bench_buf(fd, 64 << 20, 0xa5, &src) ||
+	    bench_buf(fd, 64 << 20, 0, &dst) ||
+	    bench_buf(fd, 4096, 0, &dsm)) {
 		fprintf(stderr, "port_bench: cannot map DMA buffers\n");
 		exit(1);
 	}
-	memset(src.va, 0xa5, src.len);
-	memset(dst.va, 0, dst.len);
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		uint64_t len = sizes[i];
