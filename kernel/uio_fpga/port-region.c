@@ -4,6 +4,11 @@
  * mmap.  Mappings are MAP_SHARED only, bounds checked, readable by a
  * debugger through the access op, and revoked when the port goes away so
  * that a later access raises SIGBUS instead of reaching freed hardware.
+ *
+ * Pages are inserted at fault time, under the unplug lock, rather than all
+ * at mmap time: a mapping that mmap() is still setting up when the port
+ * goes (its VMA not yet visible to the revocation) then holds no page, and
+ * its first access faults and finds the port gone.
  */
 #include <linux/fpga-dfl.h>
 #include <linux/io.h>
@@ -83,7 +88,27 @@ static int fpga_port_vm_access(struct vm_area_struct *vma, unsigned long addr,
 	return ret;
 }
 
+static vm_fault_t fpga_port_vm_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct fpga_port_file *pf = vma->vm_private_data;
+	struct fpga_port *port = pf->port;
+	unsigned long offset = vmf->pgoff << PAGE_SHIFT;	/* in the region */
+	vm_fault_t ret;
+
+	down_read(&port->unplug);
+	if (port->gone || offset >= port->afu_size)
+		ret = VM_FAULT_SIGBUS;
+	else
+		ret = vmf_insert_pfn_prot(vma, vmf->address,
+					  (port->afu_start + offset) >> PAGE_SHIFT,
+					  vma->vm_page_prot);
+	up_read(&port->unplug);
+	return ret;
+}
+
 static const struct vm_operations_struct fpga_port_vm_ops = {
+	.fault = fpga_port_vm_fault,
 	.access = fpga_port_vm_access,
 };
 
@@ -109,26 +134,21 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 	down_read(&port->unplug);
 	if (port->gone) {
 		ret = -ENODEV;
-		goto out;
+	} else {
+		vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND |
+				 VM_DONTDUMP;
+		vma->vm_ops = &fpga_port_vm_ops;
+		vma->vm_private_data = pf;
+		/* A simulated card's registers are RAM, mapped as the kernel maps them */
+		if (!port->fdev->cacheable)
+			vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
+		ret = 0;
 	}
-	vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
-	vma->vm_ops = &fpga_port_vm_ops;
-	vma->vm_private_data = pf;
-	/* A simulated card's registers are RAM, mapped as the kernel maps them */
-	if (!port->fdev->cacheable)
-		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
-	ret = remap_pfn_range(vma, vma->vm_start,
-			      (port->afu_start + offset) >> PAGE_SHIFT, size,
-			      vma->vm_page_prot);
-out:
 	up_read(&port->unplug);
 	return ret;
 }
 
-/*
- * Zap every user mapping of the port.  No fault handler is installed, so
- * a later access to a revoked mapping raises SIGBUS.
- */
+/* Zap every user mapping of the port; later faults find it gone: SIGBUS */
 void fpga_port_revoke_mmaps(struct fpga_port *port)
 {
 	struct fpga_port_file *pf;

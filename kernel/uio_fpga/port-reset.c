@@ -13,10 +13,10 @@
 
 #define FPGA_PORT_RESET_POLL_US	10
 
-unsigned int fpga_port_reset_timeout_us = 10000;
+unsigned int fpga_port_reset_timeout_us = 100000;
 module_param_named(reset_timeout_us, fpga_port_reset_timeout_us, uint, 0644);
 MODULE_PARM_DESC(reset_timeout_us,
-		 "How long to wait for each edge of the soft-reset ACK (default 10000)");
+		 "How long to wait for each edge of the soft-reset ACK, in us (default 100000)");
 
 static int fpga_port_wait_ack(struct fpga_port *port, bool want, const char *what)
 {
