@@ -216,9 +216,10 @@ int vgem_ext_bo_info_ioctl(struct drm_device *dev, void *data,
 		goto out;
 	/* A snapshot: another thread may change any of this right after */
 	flags = to_vgem_ext_bo(obj)->flags;
+	/* An import has the exporter's dma-buf: it is not an export */
 	if (obj->import_attach)
 		flags |= VGEM_EXT_BO_IMPORTED;
-	if (READ_ONCE(obj->dma_buf))
+	else if (READ_ONCE(obj->dma_buf))
 		flags |= VGEM_EXT_BO_EXPORTED;
 	if (obj->import_attach || READ_ONCE(shmem->pages))
 		flags |= VGEM_EXT_BO_RESIDENT;

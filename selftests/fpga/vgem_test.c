@@ -367,6 +367,7 @@ TEST_F(vgem, import_from_vgem_and_mmap)
 	ASSERT_EQ(0, vgem_ext_info(self->fd, handle, &i));
 	EXPECT_EQ(256 * 1024, i.size);
 	EXPECT_TRUE(i.flags & VGEM_EXT_BO_IMPORTED);
+	EXPECT_FALSE(i.flags & VGEM_EXT_BO_EXPORTED);
 	/* Dumb map offsets refuse imports; ours maps the exporter's pages */
 	ours = map_rw(self->fd, i.offset, 256 * 1024);
 	ASSERT_NE(MAP_FAILED, ours);
