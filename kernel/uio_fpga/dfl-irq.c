@@ -83,7 +83,9 @@ static int fpga_dfl_irq_bind(struct fpga_dfl_irq *dirq, int fd)
 	if (IS_ERR(trigger))
 		return PTR_ERR(trigger);
 	dirq->trigger = trigger;
-	ret = request_irq(dirq->irq, fpga_dfl_irq_handler, 0, dirq->name, dirq);
+	/* Shared: the port's DMA fences listen on the user interrupts too */
+	ret = request_irq(dirq->irq, fpga_dfl_irq_handler, IRQF_SHARED,
+			  dirq->name, dirq);
 	if (ret) {
 		eventfd_ctx_put(trigger);
 		dirq->trigger = NULL;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * DMA mapping of user memory for the AFU.
+ * DMA mapping of user memory for the AFU, and the per-file bookkeeping
+ * that every kind of DMA mapping shares (port-dmabuf.c maps dma-bufs).
  *
  * Unlike upstream, buffers are ordinary 4 KiB pages of any size: they are
  * pinned, put in a scatter-gather table and mapped through the DMA API of
@@ -8,9 +9,14 @@
  * belongs to the file that made it (no other opener can unmap it) and its
  * pinned pages are charged to the process that mapped them, and uncharged
  * from that same process, whoever unmaps.
+ *
+ * Locking: a file's tree is protected by its dma_lock; the functions
+ * named __fpga_port_dma_* need it held.
  */
 #include <linux/dma-mapping.h>
 #include <linux/fpga-dfl.h>
+#include <linux/fpga-suite.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/scatterlist.h>
@@ -20,43 +26,19 @@
 
 #include "port.h"
 
-/* OFS extension of DFL_FPGA_PORT_DMA_MAP flags */
-#define FPGA_PORT_DMA_TO_DEV	BIT(0)	/* the AFU reads the buffer */
-#define FPGA_PORT_DMA_FROM_DEV	BIT(1)	/* the AFU writes the buffer */
-
-/**
- * struct fpga_port_dma - one DMA mapping
- * @node:	entry in the file's tree, keyed by @iova
- * @user_addr:	start of the buffer in the mapping process
- * @length:	length in bytes (whole pages)
- * @iova:	device address of the start
- * @dir:	DMA direction
- * @pages:	the pinned pages
- * @npages:	number of pages
- * @sgt:	the pages as mapped for the device
- * @mm:		the process charged for the pinned pages
- */
-struct fpga_port_dma {
-	struct rb_node node;
-	u64 user_addr;
-	u64 length;
-	u64 iova;
-	enum dma_data_direction dir;
-	struct page **pages;
-	unsigned long npages;
-	struct sg_table sgt;
-	struct mm_struct *mm;
-};
-
-static struct device *fpga_port_dma_dev(struct fpga_port_file *pf)
+/* The device that performs the card's DMA (its IOMMU's dma_map_ops) */
+struct device *fpga_port_dma_dev(struct fpga_port_file *pf)
 {
 	return pf->port->fdev->dma_dev;
 }
 
-static struct fpga_port_dma *fpga_port_dma_find(struct fpga_port_file *pf,
-						u64 iova)
+/* The mapping of this file that starts at @iova, or NULL */
+struct fpga_port_dma *__fpga_port_dma_find(struct fpga_port_file *pf,
+					   u64 iova)
 {
 	struct rb_node *node = pf->dma_maps.rb_node;
+
+	lockdep_assert_held(&pf->dma_lock);
 
 	while (node) {
 		struct fpga_port_dma *dma = rb_entry(node, struct fpga_port_dma,
@@ -72,10 +54,12 @@ static struct fpga_port_dma *fpga_port_dma_find(struct fpga_port_file *pf,
 	return NULL;
 }
 
-static void fpga_port_dma_insert(struct fpga_port_file *pf,
-				 struct fpga_port_dma *new)
+void __fpga_port_dma_insert(struct fpga_port_file *pf,
+			    struct fpga_port_dma *new)
 {
 	struct rb_node **link = &pf->dma_maps.rb_node, *parent = NULL;
+
+	lockdep_assert_held(&pf->dma_lock);
 
 	while (*link) {
 		struct fpga_port_dma *dma = rb_entry(*link, struct fpga_port_dma,
@@ -89,7 +73,7 @@ static void fpga_port_dma_insert(struct fpga_port_file *pf,
 	rb_insert_color(&new->node, &pf->dma_maps);
 }
 
-/* Does [addr, addr + len) overlap a buffer this file has mapped? */
+/* Does [addr, addr + len) overlap user memory this file has mapped? */
 static bool fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len)
 {
 	struct rb_node *node;
@@ -98,8 +82,9 @@ static bool fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len)
 		struct fpga_port_dma *dma = rb_entry(node, struct fpga_port_dma,
 						     node);
 
-		if (addr < dma->user_addr + dma->length &&
-		    dma->user_addr < addr + len)
+		if (dma->kind == FPGA_PORT_DMA_USER &&
+		    addr < dma->user.addr + dma->length &&
+		    dma->user.addr < addr + len)
 			return true;
 	}
 	return false;
@@ -107,11 +92,11 @@ static bool fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len)
 
 static void fpga_port_dma_unpin(struct fpga_port_dma *dma)
 {
-	unpin_user_pages_dirty_lock(dma->pages, dma->npages,
+	unpin_user_pages_dirty_lock(dma->user.pages, dma->user.npages,
 				    dma->dir != DMA_TO_DEVICE);
-	account_locked_vm(dma->mm, dma->npages, false);
-	mmdrop(dma->mm);
-	kvfree(dma->pages);
+	account_locked_vm(dma->user.mm, dma->user.npages, false);
+	mmdrop(dma->user.mm);
+	kvfree(dma->user.pages);
 }
 
 static int fpga_port_dma_pin(struct fpga_port_file *pf,
@@ -122,39 +107,73 @@ static int fpga_port_dma_pin(struct fpga_port_file *pf,
 	long pinned;
 	int ret;
 
-	dma->pages = kvcalloc(dma->npages, sizeof(*dma->pages), GFP_KERNEL);
-	if (!dma->pages)
+	dma->user.pages = kvcalloc(dma->user.npages, sizeof(*dma->user.pages), GFP_KERNEL);
+	if (!dma->user.pages)
 		return -ENOMEM;
 
-	ret = account_locked_vm(current->mm, dma->npages, true);
+	ret = account_locked_vm(current->mm, dma->user.npages, true);
 	if (ret) {
 		dev_dbg(dev, "dma map: %lu pages exceed RLIMIT_MEMLOCK\n",
-			dma->npages);
+			dma->user.npages);
 		goto err_free;
 	}
-	dma->mm = current->mm;
-	mmgrab(dma->mm);
+	dma->user.mm = current->mm;
+	mmgrab(dma->user.mm);
 
 	if (dma->dir != DMA_TO_DEVICE)
 		gup |= FOLL_WRITE;
-	pinned = pin_user_pages_fast(dma->user_addr, dma->npages, gup,
-				     dma->pages);
-	if (pinned != dma->npages) {
+	pinned = pin_user_pages_fast(dma->user.addr, dma->user.npages, gup,
+				     dma->user.pages);
+	if (pinned != dma->user.npages) {
 		dev_dbg(dev, "dma map: pinned %ld of %lu pages at %#llx\n",
-			pinned, dma->npages, dma->user_addr);
+			pinned, dma->user.npages, dma->user.addr);
 		if (pinned > 0)
-			unpin_user_pages(dma->pages, pinned);
+			unpin_user_pages(dma->user.pages, pinned);
 		ret = pinned < 0 ? pinned : -EFAULT;
 		goto err_unaccount;
 	}
 	return 0;
 
 err_unaccount:
-	account_locked_vm(dma->mm, dma->npages, false);
-	mmdrop(dma->mm);
+	account_locked_vm(dma->user.mm, dma->user.npages, false);
+	mmdrop(dma->user.mm);
 err_free:
-	kvfree(dma->pages);
+	kvfree(dma->user.pages);
 	return ret;
+}
+
+/**
+ * fpga_port_dma_check_range() - is a mapping one device-contiguous range?
+ * @pf: the file mapping it (for messages)
+ * @sgt: the table as mapped for the card
+ * @length: the bytes it must cover
+ * @iova: its device address, on success
+ *
+ * Return: 0, or -EINVAL if the card mapped it in pieces or short.
+ */
+int fpga_port_dma_check_range(struct fpga_port_file *pf,
+			      struct sg_table *sgt, u64 length, u64 *iova)
+{
+	struct device *dev = &pf->port->chardev;
+	struct scatterlist *sg;
+	u64 next;
+	int i;
+
+	*iova = sg_dma_address(sgt->sgl);
+	next = *iova;
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		if (sg_dma_address(sg) != next) {
+			dev_dbg(dev, "dma map: the card mapped the buffer in pieces (no IOMMU?)\n");
+			return -EINVAL;
+		}
+		next += sg_dma_len(sg);
+	}
+	if (next - *iova != length) {
+		dev_dbg(dev, "dma map: the card mapped %#llx of %#llx bytes\n",
+			next - *iova, length);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Map the pinned pages; the device must see one contiguous range */
@@ -162,59 +181,58 @@ static int fpga_port_dma_map_pages(struct fpga_port_file *pf,
 				   struct fpga_port_dma *dma)
 {
 	struct device *dev = &pf->port->chardev;
-	struct scatterlist *sg;
-	u64 next;
-	int ret, i;
+	int ret;
 
-	ret = sg_alloc_table_from_pages_segment(&dma->sgt, dma->pages,
-						dma->npages, 0, dma->length,
+	ret = sg_alloc_table_from_pages_segment(&dma->user.sgt,
+						dma->user.pages,
+						dma->user.npages, 0,
+						dma->length,
 						rounddown(UINT_MAX, PAGE_SIZE),
 						GFP_KERNEL);
 	if (ret)
 		return ret;
-	ret = dma_map_sgtable(fpga_port_dma_dev(pf), &dma->sgt, dma->dir, 0);
+	ret = dma_map_sgtable(fpga_port_dma_dev(pf), &dma->user.sgt, dma->dir,
+			      0);
 	if (ret) {
 		dev_dbg(dev, "dma map: the card cannot map %#llx bytes: %d\n",
 			dma->length, ret);
 		goto err_free_table;
 	}
-
-	dma->iova = sg_dma_address(dma->sgt.sgl);
-	next = dma->iova;
-	for_each_sgtable_dma_sg(&dma->sgt, sg, i) {
-		if (sg_dma_address(sg) != next) {
-			dev_dbg(dev, "dma map: the card mapped the buffer in pieces (no IOMMU?)\n");
-			ret = -EINVAL;
-			goto err_unmap;
-		}
-		next += sg_dma_len(sg);
-	}
-	if (next - dma->iova != dma->length) {
-		dev_dbg(dev, "dma map: the card mapped %#llx of %#llx bytes\n",
-			next - dma->iova, dma->length);
-		ret = -EINVAL;
+	ret = fpga_port_dma_check_range(pf, &dma->user.sgt, dma->length,
+					&dma->iova);
+	if (ret)
 		goto err_unmap;
-	}
 	return 0;
 
 err_unmap:
-	dma_unmap_sgtable(fpga_port_dma_dev(pf), &dma->sgt, dma->dir, 0);
+	dma_unmap_sgtable(fpga_port_dma_dev(pf), &dma->user.sgt, dma->dir, 0);
 err_free_table:
-	sg_free_table(&dma->sgt);
+	sg_free_table(&dma->user.sgt);
 	return ret;
 }
 
-static void fpga_port_dma_release(struct fpga_port_file *pf,
-				  struct fpga_port_dma *dma)
+/* Take a mapping of either kind out of the file's tree, and undo it */
+void __fpga_port_dma_release(struct fpga_port_file *pf,
+			     struct fpga_port_dma *dma)
 {
+	lockdep_assert_held(&pf->dma_lock);
 	rb_erase(&dma->node, &pf->dma_maps);
-	dma_unmap_sgtable(fpga_port_dma_dev(pf), &dma->sgt, dma->dir, 0);
-	sg_free_table(&dma->sgt);
-	fpga_port_dma_unpin(dma);
+	switch (dma->kind) {
+	case FPGA_PORT_DMA_USER:
+		dma_unmap_sgtable(fpga_port_dma_dev(pf), &dma->user.sgt,
+				  dma->dir, 0);
+		sg_free_table(&dma->user.sgt);
+		fpga_port_dma_unpin(dma);
+		break;
+	case FPGA_PORT_DMA_DMABUF:
+		fpga_port_dmabuf_release(dma);
+		break;
+	}
 	kfree(dma);
 }
 
-static int fpga_port_dma_dir(u32 flags, enum dma_data_direction *dir)
+/* DMA direction from the OFS flags of a map ioctl; 0 or -EINVAL */
+int fpga_port_dma_dir(u32 flags, enum dma_data_direction *dir)
 {
 	switch (flags) {
 	case 0:
@@ -265,11 +283,12 @@ long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
 			map.user_addr, map.length);
 		goto err_free;
 	}
-	dma->user_addr = map.user_addr;
+	dma->kind = FPGA_PORT_DMA_USER;
+	dma->user.addr = map.user_addr;
 	dma->length = map.length;
-	dma->npages = map.length >> PAGE_SHIFT;
+	dma->user.npages = map.length >> PAGE_SHIFT;
 	/* Not even worth an allocation: more than the memory there is */
-	if (dma->npages > totalram_pages()) {
+	if (dma->user.npages > totalram_pages()) {
 		dev_dbg(dev, "dma map: %#llx bytes is more than the system's memory\n",
 			map.length);
 		ret = -ENOMEM;
@@ -289,10 +308,10 @@ long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
 	ret = fpga_port_dma_map_pages(pf, dma);
 	if (ret)
 		goto err_unpin;
-	fpga_port_dma_insert(pf, dma);
+	__fpga_port_dma_insert(pf, dma);
 	map.iova = dma->iova;
 	if (copy_to_user(arg, &map, minsz)) {
-		fpga_port_dma_release(pf, dma);
+		__fpga_port_dma_release(pf, dma);
 		mutex_unlock(&pf->dma_lock);
 		return -EFAULT;
 	}
@@ -320,9 +339,9 @@ long fpga_port_ioctl_dma_unmap(struct fpga_port_file *pf, void __user *arg)
 		return -EINVAL;
 
 	mutex_lock(&pf->dma_lock);
-	dma = fpga_port_dma_find(pf, unmap.iova);
+	dma = __fpga_port_dma_find(pf, unmap.iova);
 	if (dma)
-		fpga_port_dma_release(pf, dma);
+		__fpga_port_dma_release(pf, dma);
 	mutex_unlock(&pf->dma_lock);
 	if (!dma) {
 		dev_dbg(&pf->port->chardev,
@@ -340,7 +359,7 @@ void fpga_port_dma_unmap_all(struct fpga_port_file *pf)
 
 	mutex_lock(&pf->dma_lock);
 	while ((node = rb_first(&pf->dma_maps)))
-		fpga_port_dma_release(pf, rb_entry(node, struct fpga_port_dma,
-						   node));
+		__fpga_port_dma_release(pf, rb_entry(node, struct fpga_port_dma,
+						     node));
 	mutex_unlock(&pf->dma_lock);
 }

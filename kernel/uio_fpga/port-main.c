@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fpga-dfl.h>
+#include <linux/fpga-suite.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -74,6 +75,7 @@ static int fpga_port_release(struct inode *inode, struct file *file)
 	bool last;
 
 	down_read(&port->unplug);
+	fpga_port_fences_cancel(port, pf, -ECANCELED);
 	fpga_port_dma_unmap_all(pf);
 
 	mutex_lock(&port->lock);
@@ -106,8 +108,8 @@ static long fpga_port_ioctl_locked(struct fpga_port_file *pf, unsigned int cmd,
 	case DFL_FPGA_GET_API_VERSION:
 		return DFL_FPGA_API_VERSION;
 	case DFL_FPGA_CHECK_EXTENSION:
-		/* No extension is defined in <linux/fpga-dfl.h> */
-		return 0;
+		/* None is defined in <linux/fpga-dfl.h>; ours has one */
+		return arg == FPGA_PORT_EXT_DMABUF;
 	case DFL_FPGA_PORT_RESET:
 		if (arg)
 			return -EINVAL;
@@ -120,6 +122,10 @@ static long fpga_port_ioctl_locked(struct fpga_port_file *pf, unsigned int cmd,
 		return fpga_port_ioctl_dma_map(pf, uarg);
 	case DFL_FPGA_PORT_DMA_UNMAP:
 		return fpga_port_ioctl_dma_unmap(pf, uarg);
+	case FPGA_PORT_DMABUF_MAP:
+		return fpga_port_ioctl_dmabuf_map(pf, uarg);
+	case FPGA_PORT_DMABUF_FENCE:
+		return fpga_port_ioctl_dmabuf_fence(pf, uarg);
 	case DFL_FPGA_PORT_ERR_GET_IRQ_NUM:
 		return fpga_dfl_ioctl_irq_num(&port->err_irqs, uarg);
 	case DFL_FPGA_PORT_ERR_SET_IRQ:
@@ -218,14 +224,17 @@ static int fpga_port_probe(struct fpga_dfl_device *fdev)
 				 "uint");
 	if (ret)
 		goto err_free_err_irqs;
-	ret = fpga_port_enable(port);
+	ret = fpga_port_fences_init(port);
 	if (ret)
 		goto err_free_uint_irqs;
+	ret = fpga_port_enable(port);
+	if (ret)
+		goto err_fences_fini;
 
 	dev_set_drvdata(&fdev->dev, port);
 	ret = fpga_port_regions_add(port);
 	if (ret)
-		goto err_free_uint_irqs;
+		goto err_fences_fini;
 
 	cdev_init(&port->cdev, &fpga_port_fops);
 	port->cdev.owner = THIS_MODULE;
@@ -236,6 +245,8 @@ static int fpga_port_probe(struct fpga_dfl_device *fdev)
 
 err_regions:
 	fpga_port_regions_del(port);
+err_fences_fini:
+	fpga_port_fences_fini(port);
 err_free_uint_irqs:
 	fpga_dfl_irqs_free(&port->uint_irqs);
 err_free_err_irqs:
@@ -266,6 +277,8 @@ static void fpga_port_remove(struct fpga_dfl_device *fdev)
 	list_for_each_entry(pf, &port->files, node)
 		fpga_port_dma_unmap_all(pf);
 	mutex_unlock(&port->lock);
+	/* Fences use the user interrupts: before those go */
+	fpga_port_fences_fini(port);
 	fpga_dfl_irqs_free(&port->err_irqs);
 	fpga_dfl_irqs_free(&port->uint_irqs);
 	fpga_port_regions_del(port);

@@ -8,17 +8,54 @@
 
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/dma-direction.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
 #include <linux/rwsem.h>
+#include <linux/scatterlist.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "dfl-core.h"
 
+struct dma_buf;
+struct dma_buf_attachment;
 struct file;
 struct mm_struct;
-struct sg_table;
+struct fpga_port;
+
+/**
+ * struct fpga_port_fence_irq - a user interrupt that signals fences
+ * @port:	the port
+ * @vector:	the UINT vector
+ * @requested:	the fence handler is requested on it (shared with the
+ *		eventfd binding of DFL_FPGA_PORT_UINT_SET_IRQ)
+ */
+struct fpga_port_fence_irq {
+	struct fpga_port *port;
+	unsigned int vector;
+	bool requested;
+};
+
+/**
+ * struct fpga_port_fences - DMA completion fences (port-fence.c)
+ * @lock:	protects @pending; taken in the interrupt handler
+ * @pending:	armed fences (struct fpga_port_fence), until reaped
+ * @irq_lock:	protects @irqs[].requested
+ * @irqs:	one per user interrupt vector, @count of them
+ * @count:	number of user interrupt vectors
+ * @reap:	drops the fences that have signalled, in process context
+ */
+struct fpga_port_fences {
+	spinlock_t lock;	/* pending */
+	struct list_head pending;
+	struct mutex irq_lock;	/* irqs[].requested */
+	struct fpga_port_fence_irq *irqs;
+	unsigned int count;
+	struct work_struct reap;
+};
 
 /**
  * struct fpga_port - a port and its AFU
@@ -41,6 +78,7 @@ struct sg_table;
  * @uint_irqs:	user interrupts
  * @regions_dir: sysfs directory "regions"
  * @region_kobj: sysfs directory "regions/0" (the AFU region)
+ * @fences:	DMA completion fences armed on dma-bufs
  */
 struct fpga_port {
 	struct device chardev;
@@ -61,6 +99,7 @@ struct fpga_port {
 	struct fpga_dfl_irqs uint_irqs;
 	struct kobject *regions_dir;
 	struct kobject *region_kobj;
+	struct fpga_port_fences fences;
 };
 
 /* The one MMIO region a port exports: the AFU, at mmap offset 0 */
@@ -82,6 +121,52 @@ struct fpga_port_file {
 	struct rb_root dma_maps;
 };
 
+/* What a DMA mapping maps */
+enum fpga_port_dma_kind {
+	FPGA_PORT_DMA_USER,	/* pinned pages of the mapping process */
+	FPGA_PORT_DMA_DMABUF,	/* a dma-buf the card is attached to */
+};
+
+/**
+ * struct fpga_port_dma - one DMA mapping made through a file
+ * @node:	entry in the file's tree, keyed by @iova
+ * @kind:	which of @user and @dmabuf describes it
+ * @iova:	device address of the start
+ * @length:	length in bytes (whole pages)
+ * @dir:	DMA direction
+ * @user:	user memory (port-dma.c)
+ * @user.addr:	start of the buffer in the mapping process
+ * @user.pages:	the pinned pages
+ * @user.npages: number of pages
+ * @user.sgt:	the pages as mapped for the device
+ * @user.mm:	the process charged for the pinned pages
+ * @dmabuf:	a dma-buf (port-dmabuf.c)
+ * @dmabuf.buf:	the dma-buf; the mapping holds a reference
+ * @dmabuf.attach: the card's attachment
+ * @dmabuf.sgt:	the exporter's mapping of it for the card
+ */
+struct fpga_port_dma {
+	struct rb_node node;
+	enum fpga_port_dma_kind kind;
+	u64 iova;
+	u64 length;
+	enum dma_data_direction dir;
+	union {
+		struct {
+			u64 addr;
+			struct page **pages;
+			unsigned long npages;
+			struct sg_table sgt;
+			struct mm_struct *mm;
+		} user;
+		struct {
+			struct dma_buf *buf;
+			struct dma_buf_attachment *attach;
+			struct sg_table *sgt;
+		} dmabuf;
+	};
+};
+
 /* port-reset.c */
 int fpga_port_reset(struct fpga_port *port);
 int __fpga_port_disable(struct fpga_port *port);
@@ -95,10 +180,32 @@ long fpga_port_ioctl_region_info(struct fpga_port *port, void __user *arg);
 int fpga_port_mmap(struct file *file, struct vm_area_struct *vma);
 void fpga_port_revoke_mmaps(struct fpga_port *port);
 
-/* port-dma.c */
+/* port-dma.c: the file's tree of mappings, shared by both kinds */
+struct device *fpga_port_dma_dev(struct fpga_port_file *pf);
+int fpga_port_dma_dir(u32 flags, enum dma_data_direction *dir);
+int fpga_port_dma_check_range(struct fpga_port_file *pf,
+			      struct sg_table *sgt, u64 length, u64 *iova);
+struct fpga_port_dma *__fpga_port_dma_find(struct fpga_port_file *pf,
+					   u64 iova);
+void __fpga_port_dma_insert(struct fpga_port_file *pf,
+			    struct fpga_port_dma *new);
+void __fpga_port_dma_release(struct fpga_port_file *pf,
+			     struct fpga_port_dma *dma);
 long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg);
 long fpga_port_ioctl_dma_unmap(struct fpga_port_file *pf, void __user *arg);
 void fpga_port_dma_unmap_all(struct fpga_port_file *pf);
+
+/* port-dmabuf.c */
+long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg);
+void fpga_port_dmabuf_release(struct fpga_port_dma *dma);
+
+/* port-fence.c */
+int fpga_port_fences_init(struct fpga_port *port);
+void fpga_port_fences_cancel(struct fpga_port *port, struct fpga_port_file *pf,
+			     int error);
+void fpga_port_fences_fini(struct fpga_port *port);
+long fpga_port_ioctl_dmabuf_fence(struct fpga_port_file *pf,
+				  void __user *arg);
 
 /* port-sysfs.c */
 extern const struct attribute_group *fpga_port_groups[];

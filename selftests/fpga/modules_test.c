@@ -14,6 +14,7 @@ static const char *const suite_modules[] = {
 	"fpga_sim",
 	"fpga_port",
 	"fpga_fme",
+	"vgem_ext",
 };
 
 FIXTURE(module) {
@@ -48,6 +49,12 @@ FIXTURE_VARIANT_ADD(module, fpga_fme) {
 	.name = "fpga_fme",
 	.sysfs = "/sys/class/fpga_fme",
 	.needs = "fpga_dfl",
+};
+
+FIXTURE_VARIANT_ADD(module, vgem_ext) {
+	.name = "vgem_ext",
+	.sysfs = "/sys/bus/platform/devices/vgem_ext",
+	.needs = "drm_shmem_helper",
 };
 
 FIXTURE_SETUP(module)

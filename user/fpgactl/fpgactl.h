@@ -114,6 +114,7 @@ extern const struct fc_cmd fc_mmio_cmds[];
 extern const struct fc_cmd fc_dma_cmds[];
 extern const struct fc_cmd fc_irq_cmds[];
 extern const struct fc_cmd fc_sim_cmds[];
+extern const struct fc_cmd fc_buf_cmds[];
 
 int fc_cmd_list(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_info(const struct fc_cmd *cmd, int argc, char **argv);

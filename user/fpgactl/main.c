@@ -39,6 +39,8 @@ static const struct fc_cmd fc_top_cmds[] = {
 	  .sub = fc_irq_cmds },
 	{ .name = "sim", .path = "sim", .run = fc_run_object,
 	  .sub = fc_sim_cmds },
+	{ .name = "buf", .path = "buf", .run = fc_run_object,
+	  .sub = fc_buf_cmds },
 	{ .name = "help", .path = "help", .args = "[OBJECT]",
 	  .run = fc_cmd_help_top,
 	  .help = "Show the commands, or those of OBJECT." },

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DMA mapping of dma-bufs for the AFU (FPGA_PORT_DMABUF_MAP of
+ * <linux/fpga-suite.h>).
+ *
+ * The card's DMA device attaches to the dma-buf and the exporter maps it
+ * for the card; as for user memory, the card's IOMMU must show it as one
+ * contiguous range.  The mapping goes in the file's tree next to the user
+ * memory mappings, so DFL_FPGA_PORT_DMA_UNMAP, close and unplug undo both
+ * kinds the same way.  Nothing is pinned or charged here: the exporter
+ * keeps the pages for as long as the attachment is mapped.
+ */
+#include <linux/dma-buf.h>
+#include <linux/fpga-suite.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "port.h"
+
+MODULE_IMPORT_NS(DMA_BUF);
+
+/* Has this file mapped @buf already?  Caller holds pf->dma_lock. */
+static bool __fpga_port_dmabuf_mapped(struct fpga_port_file *pf,
+				      struct dma_buf *buf)
+{
+	struct rb_node *node;
+
+	lockdep_assert_held(&pf->dma_lock);
+	for (node = rb_first(&pf->dma_maps); node; node = rb_next(node)) {
+		struct fpga_port_dma *dma = rb_entry(node, struct fpga_port_dma,
+						     node);
+
+		if (dma->kind == FPGA_PORT_DMA_DMABUF && dma->dmabuf.buf == buf)
+			return true;
+	}
+	return false;
+}
+
+/* Undo a dma-buf mapping (from __fpga_port_dma_release) */
+void fpga_port_dmabuf_release(struct fpga_port_dma *dma)
+{
+	dma_buf_unmap_attachment_unlocked(dma->dmabuf.attach, dma->dmabuf.sgt,
+					  dma->dir);
+	dma_buf_detach(dma->dmabuf.buf, dma->dmabuf.attach);
+	dma_buf_put(dma->dmabuf.buf);
+}
+
+static int fpga_port_dmabuf_attach(struct fpga_port_file *pf,
+				   struct fpga_port_dma *dma)
+{
+	struct device *dev = &pf->port->chardev;
+	struct dma_buf *buf = dma->dmabuf.buf;
+	int ret;
+
+	dma->dmabuf.attach = dma_buf_attach(buf, fpga_port_dma_dev(pf));
+	if (IS_ERR(dma->dmabuf.attach)) {
+		ret = PTR_ERR(dma->dmabuf.attach);
+		dev_dbg(dev, "dmabuf map: cannot attach (%s): %d\n",
+			buf->exp_name, ret);
+		return ret;
+	}
+	dma->dmabuf.sgt = dma_buf_map_attachment_unlocked(dma->dmabuf.attach,
+							  dma->dir);
+	if (IS_ERR(dma->dmabuf.sgt)) {
+		ret = PTR_ERR(dma->dmabuf.sgt);
+		dev_dbg(dev, "dmabuf map: %s cannot map %zu bytes: %d\n",
+			buf->exp_name, buf->size, ret);
+		goto err_detach;
+	}
+	dma->length = buf->size;
+	ret = fpga_port_dma_check_range(pf, dma->dmabuf.sgt, dma->length,
+					&dma->iova);
+	if (ret)
+		goto err_unmap;
+	return 0;
+
+err_unmap:
+	dma_buf_unmap_attachment_unlocked(dma->dmabuf.attach, dma->dmabuf.sgt,
+					  dma->dir);
+err_detach:
+	dma_buf_detach(buf, dma->dmabuf.attach);
+	return ret;
+}
+
+/*
+ * FPGA_PORT_DMABUF_MAP: map a dma-buf for the AFU, as one IOVA range.
+ * EINVAL: argsz, flags, pad, not a dma-buf, or the card cannot see it as
+ * one range; EBADF: fd not open; EEXIST: this file mapped it already.
+ */
+long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
+{
+	unsigned long minsz = offsetofend(struct fpga_port_dmabuf_map, iova);
+	struct device *dev = &pf->port->chardev;
+	struct fpga_port_dmabuf_map map;
+	struct fpga_port_dma *dma;
+	int ret;
+
+	if (copy_from_user(&map, arg, minsz))
+		return -EFAULT;
+	if (map.argsz < minsz || map.pad)
+		return -EINVAL;
+	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
+	if (!dma)
+		return -ENOMEM;
+	dma->kind = FPGA_PORT_DMA_DMABUF;
+	ret = fpga_port_dma_dir(map.flags, &dma->dir);
+	if (ret) {
+		dev_dbg(dev, "dmabuf map: unknown flags %#x\n", map.flags);
+		goto err_free;
+	}
+	dma->dmabuf.buf = dma_buf_get(map.fd);
+	if (IS_ERR(dma->dmabuf.buf)) {
+		ret = PTR_ERR(dma->dmabuf.buf);
+		dev_dbg(dev, "dmabuf map: fd %d is not a dma-buf: %d\n",
+			map.fd, ret);
+		goto err_free;
+	}
+
+	mutex_lock(&pf->dma_lock);
+	if (__fpga_port_dmabuf_mapped(pf, dma->dmabuf.buf)) {
+		dev_dbg(dev, "dmabuf map: fd %d is mapped already\n", map.fd);
+		ret = -EEXIST;
+		goto err_unlock;
+	}
+	ret = fpga_port_dmabuf_attach(pf, dma);
+	if (ret)
+		goto err_unlock;
+	__fpga_port_dma_insert(pf, dma);
+	map.length = dma->length;
+	map.iova = dma->iova;
+	if (copy_to_user(arg, &map, minsz)) {
+		__fpga_port_dma_release(pf, dma);
+		mutex_unlock(&pf->dma_lock);
+		return -EFAULT;
+	}
+	mutex_unlock(&pf->dma_lock);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&pf->dma_lock);
+	dma_buf_put(dma->dmabuf.buf);
+err_free:
+	kfree(dma);
+	return ret;
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vgem_ext buffers: shmem GEM objects with flags (write-combined or cached
+ * CPU mappings, pages allocated up front), created by BO_CREATE or as dumb
+ * buffers, and described by BO_INFO.
+ *
+ * Memory: a buffer's pages come from shmem when first needed (mmap, a
+ * dma-buf mapping, or creation with VGEM_EXT_BO_POPULATE).  They are asked
+ * for with __GFP_RETRY_MAYFAIL, so a buffer too large for the memory left
+ * fails with -ENOMEM where it is used instead of waking the OOM killer.
+ */
+#include <linux/dma-resv.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/slab.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/drm_mode.h>
+#include <drm/drm_vma_manager.h>
+#include <drm/vgem_ext_drm.h>
+
+#include "vgem_ext_drv.h"
+
+#define VGEM_EXT_BO_CREATE_FLAGS	(VGEM_EXT_BO_WC | VGEM_EXT_BO_POPULATE)
+
+static void vgem_ext_bo_free(struct drm_gem_object *obj)
+{
+	struct vgem_ext_bo *bo = to_vgem_ext_bo(obj);
+
+	/* The pin VGEM_EXT_BO_POPULATE took at creation */
+	if (bo->flags & VGEM_EXT_BO_POPULATE)
+		drm_gem_shmem_unpin(&bo->shmem);
+	drm_gem_shmem_free(&bo->shmem);
+}
+
+/* The shmem helpers' object functions, with our free() */
+static const struct drm_gem_object_funcs vgem_ext_bo_funcs = {
+	.free		= vgem_ext_bo_free,
+	.print_info	= drm_gem_shmem_object_print_info,
+	.pin		= drm_gem_shmem_object_pin,
+	.unpin		= drm_gem_shmem_object_unpin,
+	.get_sg_table	= drm_gem_shmem_object_get_sg_table,
+	.vmap		= drm_gem_shmem_object_vmap,
+	.vunmap		= drm_gem_shmem_object_vunmap,
+	.mmap		= drm_gem_shmem_object_mmap,
+	.vm_ops		= &drm_gem_shmem_vm_ops,
+};
+
+/*
+ * drm_driver.gem_create_object: every object of the device, imported ones
+ * included, is a struct vgem_ext_bo.
+ */
+struct drm_gem_object *vgem_ext_bo_create_object(struct drm_device *dev,
+						 size_t size)
+{
+	struct vgem_ext_bo *bo;
+
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+	bo->shmem.base.funcs = &vgem_ext_bo_funcs;
+	return &bo->shmem.base;
+}
+
+/* A new buffer of @size bytes (a page multiple, checked by the caller) */
+static struct vgem_ext_bo *vgem_ext_bo_new(struct drm_device *dev, u64 size,
+					   u32 flags)
+{
+	struct drm_gem_shmem_object *shmem;
+	struct vgem_ext_bo *bo;
+	int ret;
+
+	shmem = drm_gem_shmem_create(dev, size);
+	if (IS_ERR(shmem))
+		return ERR_CAST(shmem);
+	bo = container_of(shmem, struct vgem_ext_bo, shmem);
+	/* Nothing has mapped the object yet: its caching may still change */
+	shmem->map_wc = flags & VGEM_EXT_BO_WC;
+	mapping_set_gfp_mask(shmem->base.filp->f_mapping,
+			     GFP_HIGHUSER | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+
+	if (flags & VGEM_EXT_BO_POPULATE) {
+		ret = drm_gem_shmem_pin(shmem);
+		if (ret) {
+			drm_gem_object_put(&shmem->base);
+			return ERR_PTR(ret);
+		}
+	}
+	/* Only now: free() unpins what POPULATE pinned */
+	bo->flags = flags;
+	return bo;
+}
+
+/* Size checks shared by BO_CREATE and dumb buffers; 0 or -errno */
+static int vgem_ext_bo_check_size(u64 *size)
+{
+	if (!*size || *size > U64_MAX - PAGE_SIZE + 1)
+		return -EINVAL;
+	*size = PAGE_ALIGN(*size);
+	/* No allocation can succeed; say so before trying */
+	if (*size >> PAGE_SHIFT > totalram_pages())
+		return -ENOMEM;
+	return 0;
+}
+
+static int vgem_ext_bo_new_handle(struct drm_file *file,
+				  struct drm_device *dev, u64 size, u32 flags,
+				  u32 *handle)
+{
+	struct vgem_ext_bo *bo;
+	int ret;
+
+	bo = vgem_ext_bo_new(dev, size, flags);
+	if (IS_ERR(bo))
+		return PTR_ERR(bo);
+	ret = drm_gem_handle_create(file, &bo->shmem.base, handle);
+	/* The handle holds the object now, or it is freed here */
+	drm_gem_object_put(&bo->shmem.base);
+	return ret;
+}
+
+/*
+ * drm_driver.dumb_create: write-combined like vgem's buffers, since dumb
+ * buffers come with no way to ask for anything else.
+ */
+int vgem_ext_dumb_create(struct drm_file *file, struct drm_device *dev,
+			 struct drm_mode_create_dumb *args)
+{
+	u64 size;
+	int ret;
+
+	/* drm_mode_create_dumb() checked that this fits in 32 bits */
+	args->pitch = DIV_ROUND_UP((u64)args->width * args->bpp, 8);
+	size = (u64)args->pitch * args->height;
+	ret = vgem_ext_bo_check_size(&size);
+	if (ret)
+		return ret;
+	args->size = size;
+	return vgem_ext_bo_new_handle(file, dev, size, VGEM_EXT_BO_WC,
+				      &args->handle);
+}
+
+static int vgem_ext_bo_offset(struct drm_gem_object *obj, u64 *offset)
+{
+	int ret;
+
+	ret = drm_gem_create_mmap_offset(obj);
+	if (ret)
+		return ret;
+	*offset = drm_vma_node_offset_addr(&obj->vma_node);
+	return 0;
+}
+
+/*
+ * DRM_IOCTL_VGEM_EXT_BO_CREATE: a buffer of @size bytes rounded up to
+ * pages, and its handle and mmap offset.  EINVAL: unknown flags, size 0
+ * or overflowing when rounded up; ENOMEM: larger than the system's memory,
+ * or POPULATE could not get the pages.
+ */
+int vgem_ext_bo_create_ioctl(struct drm_device *dev, void *data,
+			     struct drm_file *file)
+{
+	struct drm_vgem_ext_bo_create *args = data;
+	struct drm_gem_object *obj;
+	u64 size = args->size;
+	u32 handle;
+	int ret;
+
+	if (args->flags & ~VGEM_EXT_BO_CREATE_FLAGS)
+		return -EINVAL;
+	ret = vgem_ext_bo_check_size(&size);
+	if (ret)
+		return ret;
+	ret = vgem_ext_bo_new_handle(file, dev, size, args->flags, &handle);
+	if (ret)
+		return ret;
+
+	obj = drm_gem_object_lookup(file, handle);
+	if (!obj)	/* closed by another thread of the process already */
+		return -ENOENT;
+	ret = vgem_ext_bo_offset(obj, &args->offset);
+	drm_gem_object_put(obj);
+	if (ret) {
+		drm_gem_handle_delete(file, handle);
+		return ret;
+	}
+	args->size = size;
+	args->handle = handle;
+	return 0;
+}
+
+/*
+ * DRM_IOCTL_VGEM_EXT_BO_INFO: size, mmap offset and state of a buffer.
+ * EINVAL: pad not zero; ENOENT: no such handle.
+ */
+int vgem_ext_bo_info_ioctl(struct drm_device *dev, void *data,
+			   struct drm_file *file)
+{
+	struct drm_vgem_ext_bo_info *args = data;
+	struct drm_gem_shmem_object *shmem;
+	struct drm_gem_object *obj;
+	u32 flags;
+	int ret;
+
+	if (args->pad)
+		return -EINVAL;
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	shmem = to_drm_gem_shmem_obj(obj);
+
+	ret = vgem_ext_bo_offset(obj, &args->offset);
+	if (ret)
+		goto out;
+	/* A snapshot: another thread may change any of this right after */
+	flags = to_vgem_ext_bo(obj)->flags;
+	/* An import has the exporter's dma-buf: it is not an export */
+	if (obj->import_attach)
+		flags |= VGEM_EXT_BO_IMPORTED;
+	else if (READ_ONCE(obj->dma_buf))
+		flags |= VGEM_EXT_BO_EXPORTED;
+	if (obj->import_attach || READ_ONCE(shmem->pages))
+		flags |= VGEM_EXT_BO_RESIDENT;
+	if (!dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_READ))
+		flags |= VGEM_EXT_BO_BUSY;
+	args->size = obj->size;
+	args->flags = flags;
+	args->reserved = 0;
+out:
+	drm_gem_object_put(obj);
+	return ret;
+}

@@ -1,0 +1,820 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * vgem_ext, with IGT's vgem_basic as the checklist: create sizes and
+ * flags, mmap, a second client, bad flags/pad/handles/fences, busy and
+ * timed-out fences, dma-buf export/mmap/poll under read and write fences,
+ * import from Debian's vgem, a buffer shared by two processes, unload
+ * refused while anything is alive; then the link to the FPGA port: the
+ * simulated card's NLB0 copies into and out of vgem_ext (and vgem)
+ * buffers mapped as dma-bufs, with the completion fence, and the card is
+ * removed while a dma-buf is mapped.
+ */
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "sim_util.h"
+#include "nlb_util.h"
+#include "vgem_util.h"
+
+#define MiB		(1ull << 20)
+#define TIMEOUT_PARAM	"/sys/module/vgem_ext/parameters/fence_timeout_ms"
+
+static int load_vgem_ext(void)
+{
+	return run_cmd("modprobe vgem_ext");
+}
+
+FIXTURE(vgem) {
+	int fd;
+};
+
+FIXTURE_SETUP(vgem)
+{
+	ASSERT_EQ(0, load_vgem_ext());
+	self->fd = drm_open_driver("vgem_ext", "card");
+	ASSERT_GE(self->fd, 0);
+}
+
+FIXTURE_TEARDOWN(vgem)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(vgem, nodes_and_name)
+{
+	int render = drm_open_driver("vgem_ext", "renderD");
+
+	ASSERT_GE(render, 0);
+	close(render);
+	EXPECT_TRUE(path_exists("/sys/bus/platform/devices/vgem_ext"));
+}
+
+TEST_F(vgem, create_sizes)
+{
+	struct drm_vgem_ext_bo_create c;
+	struct drm_mode_create_dumb d = { .width = 0, .height = 1, .bpp = 32 };
+
+	EXPECT_EQ(-EINVAL, vgem_ext_create(self->fd, 0, 0, &c));
+	EXPECT_EQ(-EINVAL, vgem_ext_create(self->fd, UINT64_MAX, 0, &c));
+	EXPECT_EQ(-EINVAL, vgem_ext_create(self->fd, UINT64_MAX - 4094, 0, &c));
+	/* Larger than memory: refused at once, nobody is OOM-killed */
+	EXPECT_EQ(-ENOMEM, vgem_ext_create(self->fd, 1ull << 50, 0, &c));
+	EXPECT_EQ(-ENOMEM, vgem_ext_create(self->fd, UINT64_MAX - 4095, 0, &c));
+	EXPECT_EQ(-ENOMEM, vgem_ext_create(self->fd, 1ull << 50,
+					   VGEM_EXT_BO_POPULATE, &c));
+	/* Rounded up to pages */
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 1, 0, &c));
+	EXPECT_EQ(4096, c.size);
+	EXPECT_NE(0, c.handle);
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 4097, 0, &c));
+	EXPECT_EQ(8192, c.size);
+	/* Large but lazily allocated: fine */
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 1ull << 31, 0, &c));
+	EXPECT_EQ(1ull << 31, c.size);
+	EXPECT_EQ(0, gem_close(self->fd, c.handle));
+	/* Dumb buffers: the core's checks */
+	EXPECT_EQ(-EINVAL, drm_ioctl_err(self->fd, DRM_IOCTL_MODE_CREATE_DUMB, &d));
+	d.width = 1024;
+	d.height = 1024;
+	ASSERT_EQ(0, drm_ioctl_err(self->fd, DRM_IOCTL_MODE_CREATE_DUMB, &d));
+	EXPECT_EQ(4096, d.pitch);
+	EXPECT_EQ(4 * MiB, d.size);
+}
+
+TEST_F(vgem, bad_flags_pad_handles)
+{
+	struct drm_vgem_ext_bo_create c;
+	struct drm_vgem_ext_bo_info i = { 0 };
+	struct drm_vgem_ext_fence_attach a = { 0 };
+	struct drm_vgem_ext_fence_signal s = { 0 };
+
+	EXPECT_EQ(-EINVAL, vgem_ext_create(self->fd, 4096, 1u << 2, &c));
+	EXPECT_EQ(-EINVAL, vgem_ext_create(self->fd, 4096, 1u << 31, &c));
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 4096, 0, &c));
+
+	i.handle = c.handle;
+	i.pad = 1;
+	EXPECT_EQ(-EINVAL, drm_ioctl_err(self->fd, DRM_IOCTL_VGEM_EXT_BO_INFO, &i));
+	EXPECT_EQ(-ENOENT, vgem_ext_info(self->fd, c.handle + 100, &i));
+	EXPECT_EQ(-ENOENT, vgem_ext_info(self->fd, 0, &i));
+
+	a.handle = c.handle;
+	a.flags = 2;
+	EXPECT_EQ(-EINVAL, drm_ioctl_err(self->fd, DRM_IOCTL_VGEM_EXT_FENCE_ATTACH, &a));
+	a.flags = 0;
+	a.pad = 1;
+	EXPECT_EQ(-EINVAL, drm_ioctl_err(self->fd, DRM_IOCTL_VGEM_EXT_FENCE_ATTACH, &a));
+	EXPECT_EQ(-ENOENT, vgem_ext_fence(self->fd, c.handle + 100, 0));
+
+	EXPECT_EQ(-ENOENT, vgem_ext_signal(self->fd, 0));
+	EXPECT_EQ(-ENOENT, vgem_ext_signal(self->fd, 12345));
+	s.fence = vgem_ext_fence(self->fd, c.handle, 0);
+	ASSERT_GT((int)s.fence, 0);
+	s.flags = 1;
+	EXPECT_EQ(-EINVAL, drm_ioctl_err(self->fd, DRM_IOCTL_VGEM_EXT_FENCE_SIGNAL, &s));
+	EXPECT_EQ(0, vgem_ext_signal(self->fd, s.fence));
+	/* Signalled and released: unknown now */
+	EXPECT_EQ(-ENOENT, vgem_ext_signal(self->fd, s.fence));
+	/* Unknown ioctl of the driver's range */
+	EXPECT_NE(0, ioctl(self->fd, DRM_IOWR(DRM_COMMAND_BASE + 0x3f,
+					      struct drm_vgem_ext_bo_info), &i));
+}
+
+static void mmap_rw(struct __test_metadata *_metadata, int fd, uint32_t flags)
+{
+	const size_t len = 4 * MiB;
+	struct drm_vgem_ext_bo_create c;
+	struct drm_vgem_ext_bo_info i;
+	uint32_t *a, *b;
+
+	ASSERT_EQ(0, vgem_ext_create(fd, len, flags, &c));
+	ASSERT_EQ(0, vgem_ext_info(fd, c.handle, &i));
+	EXPECT_EQ(c.offset, i.offset);
+	EXPECT_EQ(len, i.size);
+	EXPECT_EQ(flags, i.flags & (VGEM_EXT_BO_WC | VGEM_EXT_BO_POPULATE));
+	EXPECT_EQ(!!(flags & VGEM_EXT_BO_POPULATE),
+		  !!(i.flags & VGEM_EXT_BO_RESIDENT));
+	a = map_rw(fd, c.offset, len);
+	ASSERT_NE(MAP_FAILED, a);
+	b = map_rw(fd, c.offset, len);
+	ASSERT_NE(MAP_FAILED, b);
+	/* New buffers are zeroed */
+	for (size_t k = 0; k < len / 4; k += 1021)
+		ASSERT_EQ(0, a[k]);
+	for (size_t k = 0; k < len / 4; k++)
+		a[k] = (uint32_t)(k * 2654435761u);
+	for (size_t k = 0; k < len / 4; k++)
+		if (b[k] != (uint32_t)(k * 2654435761u)) {
+			ASSERT_EQ((uint32_t)(k * 2654435761u), b[k]);
+		}
+	ASSERT_EQ(0, vgem_ext_info(fd, c.handle, &i));
+	EXPECT_TRUE(i.flags & VGEM_EXT_BO_RESIDENT);
+	/* Mappings must be shared and inside the buffer */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, len, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE, fd, (off_t)c.offset));
+	EXPECT_EQ(MAP_FAILED, map_rw(fd, c.offset, len + 4096));
+	munmap(a, len);
+	munmap(b, len);
+	EXPECT_EQ(0, gem_close(fd, c.handle));
+	EXPECT_EQ(-ENOENT, gem_close(fd, c.handle) ? -ENOENT : 0);
+}
+
+TEST_F(vgem, mmap_cached)	{ mmap_rw(_metadata, self->fd, 0); }
+TEST_F(vgem, mmap_wc)		{ mmap_rw(_metadata, self->fd, VGEM_EXT_BO_WC); }
+TEST_F(vgem, mmap_populated)	{ mmap_rw(_metadata, self->fd, VGEM_EXT_BO_POPULATE); }
+
+TEST_F(vgem, mmap_dumb)
+{
+	uint32_t handle;
+	uint64_t offset;
+	uint8_t *p;
+
+	ASSERT_EQ(0, dumb_create(self->fd, 65536, &handle, &offset));
+	p = map_rw(self->fd, offset, 65536);
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 0xa5, 65536);
+	EXPECT_EQ(0xa5, p[65535]);
+	munmap(p, 65536);
+}
+
+TEST_F(vgem, second_client)
+{
+	struct drm_vgem_ext_bo_create c;
+	struct drm_vgem_ext_bo_info i;
+	uint32_t other;
+	int fd2, dmabuf;
+	uint32_t *a, *b;
+
+	fd2 = drm_open_driver("vgem_ext", "renderD");
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 8192, 0, &c));
+	/* Handles are per file */
+	EXPECT_EQ(-ENOENT, vgem_ext_info(fd2, c.handle, &i));
+	dmabuf = prime_export(self->fd, c.handle);
+	ASSERT_GE(dmabuf, 0);
+	ASSERT_EQ(0, prime_import(fd2, dmabuf, &other));
+	ASSERT_EQ(0, vgem_ext_info(fd2, other, &i));
+	EXPECT_EQ(8192, i.size);
+	a = map_rw(self->fd, c.offset, 8192);
+	b = map_rw(fd2, i.offset, 8192);
+	ASSERT_NE(MAP_FAILED, a);
+	ASSERT_NE(MAP_FAILED, b);
+	a[100] = 0xdeadbeef;
+	EXPECT_EQ(0xdeadbeef, b[100]);
+	b[2000] = 0x12345678;
+	EXPECT_EQ(0x12345678, a[2000]);
+	munmap(a, 8192);
+	munmap(b, 8192);
+	close(dmabuf);
+	close(fd2);
+}
+
+TEST_F(vgem, busy_fence)
+{
+	struct drm_vgem_ext_bo_create c;
+	struct drm_vgem_ext_bo_info i;
+	int w, r1, r2;
+
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 4096, 0, &c));
+	w = vgem_ext_fence(self->fd, c.handle, VGEM_EXT_FENCE_WRITE);
+	ASSERT_GT(w, 0);
+	ASSERT_EQ(0, vgem_ext_info(self->fd, c.handle, &i));
+	EXPECT_TRUE(i.flags & VGEM_EXT_BO_BUSY);
+	EXPECT_EQ(-EBUSY, vgem_ext_fence(self->fd, c.handle, VGEM_EXT_FENCE_WRITE));
+	EXPECT_EQ(-EBUSY, vgem_ext_fence(self->fd, c.handle, 0));
+	EXPECT_EQ(0, vgem_ext_signal(self->fd, w));
+	ASSERT_EQ(0, vgem_ext_info(self->fd, c.handle, &i));
+	EXPECT_FALSE(i.flags & VGEM_EXT_BO_BUSY);
+
+	/* Readers share, a writer waits for them */
+	r1 = vgem_ext_fence(self->fd, c.handle, 0);
+	r2 = vgem_ext_fence(self->fd, c.handle, 0);
+	ASSERT_GT(r1, 0);
+	ASSERT_GT(r2, 0);
+	EXPECT_NE(r1, r2);
+	EXPECT_EQ(-EBUSY, vgem_ext_fence(self->fd, c.handle, VGEM_EXT_FENCE_WRITE));
+	EXPECT_EQ(0, vgem_ext_signal(self->fd, r1));
+	EXPECT_EQ(-EBUSY, vgem_ext_fence(self->fd, c.handle, VGEM_EXT_FENCE_WRITE));
+	EXPECT_EQ(0, vgem_ext_signal(self->fd, r2));
+	w = vgem_ext_fence(self->fd, c.handle, VGEM_EXT_FENCE_WRITE);
+	EXPECT_GT(w, 0);
+}
+
+TEST_F(vgem, fence_timeout)
+{
+	struct drm_vgem_ext_bo_create c;
+	char old[32];
+	int f, dmabuf, sync;
+
+	ASSERT_EQ(0, sysfs_read(TIMEOUT_PARAM, old, sizeof(old)));
+	ASSERT_EQ(0, sysfs_write(TIMEOUT_PARAM, "300"));
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 4096, 0, &c));
+	dmabuf = prime_export(self->fd, c.handle);
+	ASSERT_GE(dmabuf, 0);
+	f = vgem_ext_fence(self->fd, c.handle, VGEM_EXT_FENCE_WRITE);
+	sysfs_write(TIMEOUT_PARAM, old);
+	ASSERT_GT(f, 0);
+	sync = dmabuf_sync_file(dmabuf);
+	ASSERT_GE(sync, 0);
+	EXPECT_EQ(0, dmabuf_poll(dmabuf, 0));
+	/* Nobody signals: it expires by itself, and pollers wake up */
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 5000));
+	EXPECT_EQ(-ETIMEDOUT, sync_file_status(sync));
+	EXPECT_EQ(-ETIMEDOUT, vgem_ext_signal(self->fd, f));
+	EXPECT_EQ(-ENOENT, vgem_ext_signal(self->fd, f));
+	close(dmabuf);
+}
+
+TEST_F(vgem, dmabuf_poll_under_fences)
+{
+	struct drm_vgem_ext_bo_create c;
+	int f, dmabuf, sync;
+
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 4096, 0, &c));
+	dmabuf = prime_export(self->fd, c.handle);
+	ASSERT_GE(dmabuf, 0);
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 0));
+
+	/* A reader: others may read (POLLIN), nobody may write */
+	f = vgem_ext_fence(self->fd, c.handle, 0);
+	ASSERT_GT(f, 0);
+	EXPECT_EQ(POLLIN, dmabuf_poll(dmabuf, 0));
+	EXPECT_EQ(0, vgem_ext_signal(self->fd, f));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 0));
+
+	/* A writer: nothing until it signals */
+	f = vgem_ext_fence(self->fd, c.handle, VGEM_EXT_FENCE_WRITE);
+	ASSERT_GT(f, 0);
+	EXPECT_EQ(0, dmabuf_poll(dmabuf, 0));
+	EXPECT_EQ(0, dmabuf_poll(dmabuf, 100));
+	sync = dmabuf_sync_file(dmabuf);
+	ASSERT_GE(sync, 0);
+	EXPECT_EQ(0, vgem_ext_signal(self->fd, f));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 0));
+	EXPECT_EQ(1, sync_file_status(sync));
+	close(dmabuf);
+}
+
+TEST_F(vgem, close_signals_fences)
+{
+	struct drm_vgem_ext_bo_create c;
+	uint32_t other;
+	int fd2, dmabuf;
+
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 4096, 0, &c));
+	dmabuf = prime_export(self->fd, c.handle);
+	ASSERT_GE(dmabuf, 0);
+	fd2 = drm_open_driver("vgem_ext", "renderD");
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, prime_import(fd2, dmabuf, &other));
+	ASSERT_GT(vgem_ext_fence(fd2, other, VGEM_EXT_FENCE_WRITE), 0);
+	EXPECT_EQ(0, dmabuf_poll(dmabuf, 0));
+	close(fd2);
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 1000));
+	close(dmabuf);
+}
+
+TEST_F(vgem, dmabuf_export_mmap)
+{
+	struct drm_vgem_ext_bo_create c;
+	struct drm_vgem_ext_bo_info i;
+	uint32_t *gem, *buf, again;
+	int dmabuf;
+
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 1 * MiB, VGEM_EXT_BO_WC, &c));
+	dmabuf = prime_export(self->fd, c.handle);
+	ASSERT_GE(dmabuf, 0);
+	ASSERT_EQ(0, vgem_ext_info(self->fd, c.handle, &i));
+	EXPECT_TRUE(i.flags & VGEM_EXT_BO_EXPORTED);
+	EXPECT_EQ(1 * MiB, (uint64_t)lseek(dmabuf, 0, SEEK_END));
+	/* Importing our own dma-buf gives back the same handle */
+	ASSERT_EQ(0, prime_import(self->fd, dmabuf, &again));
+	EXPECT_EQ(c.handle, again);
+
+	buf = map_rw(dmabuf, 0, 1 * MiB);
+	ASSERT_NE(MAP_FAILED, buf);
+	gem = map_rw(self->fd, c.offset, 1 * MiB);
+	ASSERT_NE(MAP_FAILED, gem);
+	for (unsigned int k = 0; k < MiB / 4; k++)
+		buf[k] = k ^ 0x5a5a5a5a;
+	for (unsigned int k = 0; k < MiB / 4; k++)
+		if (gem[k] != (k ^ 0x5a5a5a5a)) {
+			ASSERT_EQ(k ^ 0x5a5a5a5a, gem[k]);
+		}
+	munmap(buf, 1 * MiB);
+	munmap(gem, 1 * MiB);
+	close(dmabuf);
+}
+
+TEST_F(vgem, import_from_vgem_and_mmap)
+{
+	struct drm_vgem_ext_bo_info i;
+	uint32_t vh, handle;
+	uint64_t voff;
+	uint32_t *ours, *theirs;
+	int vfd, dmabuf;
+
+	ASSERT_EQ(0, run_cmd("modprobe vgem"));
+	vfd = drm_open_driver("vgem", "card");
+	ASSERT_GE(vfd, 0);
+	ASSERT_EQ(0, dumb_create(vfd, 256 * 1024, &vh, &voff));
+	dmabuf = prime_export(vfd, vh);
+	ASSERT_GE(dmabuf, 0);
+	ASSERT_EQ(0, prime_import(self->fd, dmabuf, &handle));
+	ASSERT_EQ(0, vgem_ext_info(self->fd, handle, &i));
+	EXPECT_EQ(256 * 1024, i.size);
+	EXPECT_TRUE(i.flags & VGEM_EXT_BO_IMPORTED);
+	EXPECT_FALSE(i.flags & VGEM_EXT_BO_EXPORTED);
+	/* Dumb map offsets refuse imports; ours maps the exporter's pages */
+	ours = map_rw(self->fd, i.offset, 256 * 1024);
+	ASSERT_NE(MAP_FAILED, ours);
+	theirs = map_rw(vfd, voff, 256 * 1024);
+	ASSERT_NE(MAP_FAILED, theirs);
+	theirs[7] = 0xcafef00d;
+	EXPECT_EQ(0xcafef00d, ours[7]);
+	ours[65535] = 0x0badf00d;
+	EXPECT_EQ(0x0badf00d, theirs[65535]);
+	/* A fence through vgem_ext is seen on vgem's dma-buf */
+	ASSERT_GT(vgem_ext_fence(self->fd, handle, VGEM_EXT_FENCE_WRITE), 0);
+	EXPECT_EQ(0, dmabuf_poll(dmabuf, 0));
+	munmap(ours, 256 * 1024);
+	munmap(theirs, 256 * 1024);
+	EXPECT_EQ(0, gem_close(self->fd, handle));
+	close(self->fd);	/* signals the fence */
+	self->fd = -1;
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 1000));
+	close(dmabuf);
+	close(vfd);
+}
+
+/* Two processes write and read one buffer through their own mappings */
+TEST_F(vgem, coherent_between_processes)
+{
+	struct drm_vgem_ext_bo_create c;
+	volatile uint32_t *p;
+	int dmabuf, status, f;
+	pid_t pid;
+
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 64 * 1024, VGEM_EXT_BO_WC, &c));
+	dmabuf = prime_export(self->fd, c.handle);
+	ASSERT_GE(dmabuf, 0);
+	p = map_rw(self->fd, c.offset, 64 * 1024);
+	ASSERT_NE(MAP_FAILED, p);
+	/* The parent holds a write fence until its data is in place */
+	f = vgem_ext_fence(self->fd, c.handle, VGEM_EXT_FENCE_WRITE);
+	ASSERT_GT(f, 0);
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		volatile uint32_t *q = map_rw(dmabuf, 0, 64 * 1024);
+
+		if (q == MAP_FAILED)
+			_exit(10);
+		/* Wait for the writer, through the dma-buf only */
+		if (dmabuf_poll(dmabuf, 5000) != (POLLIN | POLLOUT))
+			_exit(11);
+		for (int k = 0; k < 16384; k++)
+			if (q[k] != (uint32_t)k * 3)
+				_exit(12);
+		for (int k = 0; k < 16384; k++)
+			q[k] = ~(uint32_t)k;
+		_exit(0);
+	}
+	for (int k = 0; k < 16384; k++)
+		p[k] = (uint32_t)k * 3;
+	EXPECT_EQ(0, vgem_ext_signal(self->fd, f));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	for (int k = 0; k < 16384; k++)
+		if (p[k] != ~(uint32_t)k) {
+			ASSERT_EQ(~(uint32_t)k, p[k]);
+		}
+	munmap((void *)p, 64 * 1024);
+	close(dmabuf);
+}
+
+static int unload_vgem_ext(void)
+{
+	return run_cmd("modprobe -r vgem_ext 2>/dev/null");
+}
+
+/* Unload is refused while a file, buffer, dma-buf or mapping is alive */
+TEST(unload_refused_while_in_use)
+{
+	struct drm_vgem_ext_bo_create c;
+	int fd, dmabuf;
+	void *map, *bufmap;
+
+	unload_vgem_ext();
+	ASSERT_EQ(0, load_vgem_ext());
+	fd = drm_open_driver("vgem_ext", "card");
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, vgem_ext_create(fd, 8192, 0, &c));
+	EXPECT_NE(0, unload_vgem_ext());
+
+	map = map_rw(fd, c.offset, 8192);
+	ASSERT_NE(MAP_FAILED, map);
+	dmabuf = prime_export(fd, c.handle);
+	ASSERT_GE(dmabuf, 0);
+	bufmap = map_rw(dmabuf, 0, 8192);
+	ASSERT_NE(MAP_FAILED, bufmap);
+
+	close(fd);		/* the buffer lives on in the others */
+	EXPECT_NE(0, unload_vgem_ext());
+	close(dmabuf);
+	EXPECT_NE(0, unload_vgem_ext());
+	munmap(map, 8192);
+	EXPECT_NE(0, unload_vgem_ext());
+	munmap(bufmap, 8192);
+	EXPECT_EQ(0, unload_vgem_ext());
+	EXPECT_FALSE(path_exists("/sys/module/vgem_ext"));
+	/* And it loads again next to vgem */
+	ASSERT_EQ(0, run_cmd("modprobe vgem"));
+	EXPECT_EQ(0, load_vgem_ext());
+}
+
+/* ---- DMA by the simulated FPGA ---- */
+
+FIXTURE(fpga) {
+	unsigned int card;
+	int port;
+	int drm;
+	volatile uint64_t *afu;
+	struct dma_buf dsm;
+};
+
+FIXTURE_SETUP(fpga)
+{
+	char dev[64];
+	int num;
+
+	self->port = -1;
+	ASSERT_EQ(0, load_vgem_ext());
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port"));
+	self->drm = drm_open_driver("vgem_ext", "renderD");
+	ASSERT_GE(self->drm, 0);
+	self->card = sim_random_id();
+	ASSERT_EQ(0, sim_add(self->card, 1));
+	num = sim_port_number(self->card);
+	ASSERT_GE(num, 0);
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", num);
+	self->port = open(dev, O_RDWR);
+	ASSERT_GE(self->port, 0);
+	self->afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, self->port, 0);
+	ASSERT_NE(MAP_FAILED, self->afu);
+	ASSERT_EQ(0, dma_buf_alloc(self->port, 4096, &self->dsm));
+}
+
+FIXTURE_TEARDOWN(fpga)
+{
+	if (self->port >= 0) {
+		munmap((void *)self->afu, NLB_AFU_SIZE);
+		close(self->port);
+	}
+	close(self->drm);
+	sim_del(self->card);
+	run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl");
+}
+
+/* A vgem_ext buffer: handle, CPU mapping, dma-buf fd */
+struct vbuf {
+	struct drm_vgem_ext_bo_create c;
+	uint8_t *cpu;
+	int dmabuf;
+	uint64_t iova;
+};
+
+static int vbuf_new(int drm, uint64_t len, uint32_t flags, struct vbuf *b)
+{
+	int ret = vgem_ext_create(drm, len, flags, &b->c);
+
+	if (ret)
+		return ret;
+	b->cpu = map_rw(drm, b->c.offset, len);
+	if (b->cpu == MAP_FAILED)
+		return -errno;
+	b->dmabuf = prime_export(drm, b->c.handle);
+	return b->dmabuf < 0 ? b->dmabuf : 0;
+}
+
+static void vbuf_free(int drm, struct vbuf *b)
+{
+	munmap(b->cpu, b->c.size);
+	close(b->dmabuf);
+	gem_close(drm, b->c.handle);
+}
+
+TEST_F(fpga, extension_is_advertised)
+{
+	EXPECT_EQ(1, ioctl(self->port, DFL_FPGA_CHECK_EXTENSION,
+			   FPGA_PORT_EXT_DMABUF));
+	EXPECT_EQ(0, ioctl(self->port, DFL_FPGA_CHECK_EXTENSION, 0));
+}
+
+/* vgem_ext -> NLB -> vgem_ext, the destination's fence told by the IRQ */
+static void loopback(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(fpga) *self, uint64_t len, uint32_t src_flags,
+		     uint32_t dst_flags)
+{
+	struct vbuf src, dst;
+	uint64_t l, k;
+	int sync;
+
+	ASSERT_EQ(0, vbuf_new(self->drm, len, src_flags, &src));
+	ASSERT_EQ(0, vbuf_new(self->drm, len, dst_flags, &dst));
+	for (k = 0; k < len; k++)
+		src.cpu[k] = (uint8_t)(k * 13 + (k >> 12) + 7);
+	ASSERT_EQ(0, port_dmabuf_map(self->port, src.dmabuf, FPGA_PORT_DMA_TO_DEV,
+				     &src.iova, &l));
+	EXPECT_EQ(len, l);
+	ASSERT_EQ(0, port_dmabuf_map(self->port, dst.dmabuf,
+				     FPGA_PORT_DMA_FROM_DEV, &dst.iova, &l));
+	EXPECT_EQ(0, src.iova % 4096);
+
+	/* Fences first, then the run that signals them */
+	ASSERT_EQ(0, port_dmabuf_fence(self->port, dst.iova,
+				       FPGA_PORT_FENCE_WRITE, 0, 30000));
+	ASSERT_EQ(0, port_dmabuf_fence(self->port, src.iova, 0, 0, 30000));
+	EXPECT_EQ(0, dmabuf_poll(dst.dmabuf, 0));
+	EXPECT_EQ(POLLIN, dmabuf_poll(src.dmabuf, 0));
+	sync = dmabuf_sync_file(dst.dmabuf);
+	ASSERT_GE(sync, 0);
+	memset(self->dsm.va, 0, 4096);
+	nlb_start(self->afu, self->dsm.iova, src.iova, dst.iova, len / NLB_LINE,
+		  NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
+	/* No spinning on the DSM: the dma-buf says when it is done */
+	ASSERT_EQ(POLLIN | POLLOUT, dmabuf_poll(dst.dmabuf, 25000));
+	EXPECT_EQ(1, sync_file_status(sync));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(src.dmabuf, 1000));
+	EXPECT_EQ(1, ((volatile uint64_t *)self->dsm.va)[NLB_DSM_STATUS / 8] & 1);
+	EXPECT_EQ(0, memcmp(src.cpu, dst.cpu, len)) {
+		for (k = 0; k < len && src.cpu[k] == dst.cpu[k]; k++)
+			;
+		TH_LOG("first difference at byte %llu of %llu",
+		       (unsigned long long)k, (unsigned long long)len);
+	}
+	nlb_write(self->afu, NLB_CTL, 7);
+	EXPECT_EQ(0, dma_unmap(self->port, src.iova));
+	EXPECT_EQ(0, dma_unmap(self->port, dst.iova));
+	EXPECT_EQ(-EINVAL, dma_unmap(self->port, dst.iova));
+	vbuf_free(self->drm, &src);
+	vbuf_free(self->drm, &dst);
+}
+
+TEST_F(fpga, loopback_4KiB)	{ loopback(_metadata, self, 4096, 0, 0); }
+TEST_F(fpga, loopback_1MiB_wc)	{ loopback(_metadata, self, MiB, VGEM_EXT_BO_WC, VGEM_EXT_BO_WC); }
+TEST_F(fpga, loopback_64MiB)	{ loopback(_metadata, self, 64 * MiB, 0, VGEM_EXT_BO_POPULATE); }
+
+/* Anonymous memory in, a buffer of Debian's vgem out */
+TEST_F(fpga, loopback_into_vgem_buffer)
+{
+	struct dma_buf src = { 0 };
+	uint32_t vh;
+	uint64_t voff, iova;
+	uint8_t *dst;
+	int vfd, dmabuf, sync;
+
+	ASSERT_EQ(0, run_cmd("modprobe vgem"));
+	vfd = drm_open_driver("vgem", "card");
+	ASSERT_GE(vfd, 0);
+	ASSERT_EQ(0, dumb_create(vfd, 256 * 1024, &vh, &voff));
+	dmabuf = prime_export(vfd, vh);
+	ASSERT_GE(dmabuf, 0);
+	dst = map_rw(vfd, voff, 256 * 1024);
+	ASSERT_NE(MAP_FAILED, dst);
+	ASSERT_EQ(0, port_dmabuf_map(self->port, dmabuf, 0, &iova, NULL));
+	ASSERT_EQ(0, dma_buf_alloc(self->port, 256 * 1024, &src));
+	for (int k = 0; k < 256 * 1024; k++)
+		((uint8_t *)src.va)[k] = (uint8_t)(k * 31 + 1);
+	ASSERT_EQ(0, port_dmabuf_fence(self->port, iova, FPGA_PORT_FENCE_WRITE,
+				       0, 0));
+	sync = dmabuf_sync_file(dmabuf);
+	ASSERT_GE(sync, 0);
+	nlb_start(self->afu, self->dsm.iova, src.iova, iova,
+		  256 * 1024 / NLB_LINE, NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
+	ASSERT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 8000));
+	EXPECT_EQ(1, sync_file_status(sync));
+	EXPECT_EQ(0, memcmp(src.va, dst, 256 * 1024));
+	munmap(dst, 256 * 1024);
+	close(dmabuf);		/* the port's mapping keeps the dma-buf */
+	EXPECT_EQ(0, dma_unmap(self->port, iova));
+	close(vfd);
+}
+
+TEST_F(fpga, dmabuf_map_and_fence_errors)
+{
+	struct fpga_port_dmabuf_map m = { .argsz = sizeof(m) };
+	struct fpga_port_dmabuf_fence f = { .argsz = sizeof(f) };
+	uint64_t iova, other;
+	struct vbuf b;
+	int sync;
+
+	ASSERT_EQ(0, vbuf_new(self->drm, 8192, 0, &b));
+	EXPECT_EQ(-EBADF, port_dmabuf_map(self->port, 1000, 0, &iova, NULL));
+	EXPECT_EQ(-EINVAL, port_dmabuf_map(self->port, self->port, 0, &iova, NULL));
+	EXPECT_EQ(-EINVAL, port_dmabuf_map(self->port, b.dmabuf, 4, &iova, NULL));
+	m.fd = b.dmabuf;
+	m.pad = 1;
+	EXPECT_EQ(-EINVAL, drm_ioctl_err(self->port, FPGA_PORT_DMABUF_MAP, &m));
+	m.pad = 0;
+	m.argsz = 8;
+	EXPECT_EQ(-EINVAL, drm_ioctl_err(self->port, FPGA_PORT_DMABUF_MAP, &m));
+	EXPECT_EQ(-EFAULT, drm_ioctl_err(self->port, FPGA_PORT_DMABUF_MAP, NULL));
+
+	ASSERT_EQ(0, port_dmabuf_map(self->port, b.dmabuf, 0, &iova, NULL));
+	EXPECT_EQ(-EEXIST, port_dmabuf_map(self->port, b.dmabuf, 0, &other, NULL));
+
+	/* Fences: only on a dma-buf mapping of this file, on a real vector */
+	EXPECT_EQ(-EINVAL, port_dmabuf_fence(self->port, self->dsm.iova, 0, 0, 0));
+	EXPECT_EQ(-EINVAL, port_dmabuf_fence(self->port, iova + 4096, 0, 0, 0));
+	EXPECT_EQ(-EINVAL, port_dmabuf_fence(self->port, iova, 2, 0, 0));
+	EXPECT_EQ(-EINVAL, port_dmabuf_fence(self->port, iova, 0, 4, 0));
+	EXPECT_EQ(-EINVAL, port_dmabuf_fence(self->port, iova, 0, 0, 60001));
+	f.iova = iova;
+	f.argsz = 4;
+	EXPECT_EQ(-EINVAL, drm_ioctl_err(self->port, FPGA_PORT_DMABUF_FENCE, &f));
+	/* Busy: a write fence excludes every other */
+	ASSERT_EQ(0, port_dmabuf_fence(self->port, iova, FPGA_PORT_FENCE_WRITE,
+				       3, 0));
+	sync = dmabuf_sync_file(b.dmabuf);
+	ASSERT_GE(sync, 0);
+	EXPECT_EQ(-EBUSY, port_dmabuf_fence(self->port, iova, 0, 0, 0));
+	EXPECT_EQ(-EBUSY, vgem_ext_fence(self->drm, b.c.handle, 0));
+	/* The doorbell raises vector 3: the fence signals */
+	nlb_write(self->afu, NLB_DOORBELL, 1 << 3);
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(b.dmabuf, 5000));
+	EXPECT_EQ(1, sync_file_status(sync));
+
+	/* Another opener can neither unmap nor fence this file's mapping */
+	{
+		char path[64];
+		int fd2;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", self->port);
+		fd2 = open(path, O_RDWR);
+		ASSERT_GE(fd2, 0);
+		EXPECT_EQ(-EINVAL, port_dmabuf_fence(fd2, iova, 0, 0, 0));
+		EXPECT_EQ(-EINVAL, dma_unmap(fd2, iova));
+		close(fd2);
+	}
+	EXPECT_EQ(0, dma_unmap(self->port, iova));
+	vbuf_free(self->drm, &b);
+}
+
+TEST_F(fpga, fence_times_out_without_interrupt)
+{
+	struct vbuf b;
+	uint64_t iova;
+	double t0;
+	int sync;
+
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &b));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, b.dmabuf, 0, &iova, NULL));
+	ASSERT_EQ(0, port_dmabuf_fence(self->port, iova, FPGA_PORT_FENCE_WRITE,
+				       0, 300));
+	sync = dmabuf_sync_file(b.dmabuf);
+	ASSERT_GE(sync, 0);
+	t0 = now_ms();
+	EXPECT_EQ(0, dmabuf_poll(b.dmabuf, 100));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(b.dmabuf, 5000));
+	EXPECT_GE(now_ms() - t0, 150);
+	EXPECT_EQ(-ETIMEDOUT, sync_file_status(sync));
+	EXPECT_EQ(0, dma_unmap(self->port, iova));
+	vbuf_free(self->drm, &b);
+}
+
+/* The fence and an eventfd share the completion interrupt */
+TEST_F(fpga, fence_and_eventfd_share_the_interrupt)
+{
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = 0, .count = 1 } };
+	struct vbuf b;
+	uint64_t iova, count = 0;
+	struct pollfd p;
+
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &b));
+	set.fd = eventfd(0, EFD_NONBLOCK);
+	ASSERT_GE(set.fd, 0);
+	ASSERT_EQ(0, ioctl(self->port, DFL_FPGA_PORT_UINT_SET_IRQ, &set));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, b.dmabuf, 0, &iova, NULL));
+	ASSERT_EQ(0, port_dmabuf_fence(self->port, iova, FPGA_PORT_FENCE_WRITE,
+				       0, 0));
+	nlb_write(self->afu, NLB_DOORBELL, 1);
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(b.dmabuf, 5000));
+	p.fd = set.fd;
+	p.events = POLLIN;
+	ASSERT_EQ(1, poll(&p, 1, 5000));
+	ASSERT_EQ(8, read(set.fd, &count, 8));
+	EXPECT_EQ(1, count);
+	close(set.fd);
+	vbuf_free(self->drm, &b);	/* the port still maps it: fine */
+}
+
+/* Closing the port file cancels its fences and drops its mappings */
+TEST_F(fpga, close_cancels_fences_and_mappings)
+{
+	struct vbuf b;
+	uint64_t iova;
+	int sync;
+
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &b));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, b.dmabuf, 0, &iova, NULL));
+	ASSERT_EQ(0, port_dmabuf_fence(self->port, iova, FPGA_PORT_FENCE_WRITE,
+				       0, 0));
+	EXPECT_EQ(0, dmabuf_poll(b.dmabuf, 0));
+	sync = dmabuf_sync_file(b.dmabuf);
+	ASSERT_GE(sync, 0);
+	munmap((void *)self->afu, NLB_AFU_SIZE);
+	close(self->port);
+	self->port = -1;
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(b.dmabuf, 1000));
+	EXPECT_EQ(-ECANCELED, sync_file_status(sync));
+	vbuf_free(self->drm, &b);
+	/* Nothing holds vgem_ext now but our file */
+	close(self->drm);
+	self->drm = -1;
+	EXPECT_EQ(0, unload_vgem_ext());
+}
+
+/* Card removed with a dma-buf mapped and a fence armed: no crash, no leak */
+TEST_F(fpga, unplug_with_dmabuf_mapped)
+{
+	struct vbuf b;
+	uint64_t iova;
+	int sync;
+
+	ASSERT_EQ(0, vbuf_new(self->drm, 1 * MiB, 0, &b));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, b.dmabuf, 0, &iova, NULL));
+	ASSERT_EQ(0, port_dmabuf_fence(self->port, iova, FPGA_PORT_FENCE_WRITE,
+				       0, 0));
+	memset(b.cpu, 0x3c, MiB);
+	sync = dmabuf_sync_file(b.dmabuf);
+	ASSERT_GE(sync, 0);
+	ASSERT_EQ(0, sim_del(self->card));
+	/* The fence was cancelled, the mapping dropped */
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(b.dmabuf, 1000));
+	EXPECT_EQ(-ENODEV, sync_file_status(sync));
+	EXPECT_EQ(-ENODEV, dma_unmap(self->port, iova));
+	EXPECT_EQ(-ENODEV, port_dmabuf_map(self->port, b.dmabuf, 0, &iova, NULL));
+	/* The buffer itself is fine */
+	EXPECT_EQ(0x3c, b.cpu[MiB - 1]);
+	munmap((void *)self->afu, NLB_AFU_SIZE);
+	EXPECT_EQ(0, close(self->port));
+	self->port = -1;
+	vbuf_free(self->drm, &b);
+	close(self->drm);
+	self->drm = -1;
+	/* Every reference was given back: both modules unload */
+	EXPECT_EQ(0, unload_vgem_ext());
+	EXPECT_EQ(0, run_cmd("modprobe -r fpga_port"));
+}
+
+TEST_HARNESS_MAIN
