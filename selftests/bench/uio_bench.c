@@ -140,9 +140,11 @@ static void *pong_thread(void *arg)
 	uint64_t v;
 
 	(void)arg;
-	while (read(ping_efd, &v, 8) == 8 && !pong_stop)
-		if (write(pong_efd, &v, 8) != 8)
+	/* Answer every ping, the last one (after pong_stop) included */
+	while (read(ping_efd, &v, 8) == 8) {
+		if (write(pong_efd, &v, 8) != 8 || pong_stop)
 			break;
+	}
 	return NULL;
 }
 
