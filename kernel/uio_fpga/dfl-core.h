@@ -165,6 +165,11 @@ int fpga_dfl_card_id(const struct fpga_dfl_card *card);
 struct fpga_dfl_feature *
 fpga_dfl_find_feature(struct fpga_dfl_device *fdev, u16 id);
 
+/* Port soft reset (dfl-reset.c); the caller serialises resets of a port */
+int fpga_dfl_port_disable(struct fpga_dfl_device *fdev, unsigned int timeout_us);
+int fpga_dfl_port_enable(struct fpga_dfl_device *fdev, unsigned int timeout_us);
+int fpga_dfl_port_reset(struct fpga_dfl_device *fdev, unsigned int timeout_us);
+
 int __fpga_dfl_driver_register(struct fpga_dfl_driver *drv,
 			       struct module *owner);
 void fpga_dfl_driver_unregister(struct fpga_dfl_driver *drv);

@@ -14,6 +14,7 @@ static const char *const suite_modules[] = {
 	"fpga_sim",
 	"fpga_port",
 	"fpga_fme",
+	"uio_fpga",
 	"vgem_ext",
 };
 
@@ -49,6 +50,12 @@ FIXTURE_VARIANT_ADD(module, fpga_fme) {
 	.name = "fpga_fme",
 	.sysfs = "/sys/class/fpga_fme",
 	.needs = "fpga_dfl",
+};
+
+FIXTURE_VARIANT_ADD(module, uio_fpga) {
+	.name = "uio_fpga",
+	.sysfs = "/sys/bus/fpga_dfl/drivers/uio_fpga",
+	.needs = "uio",
 };
 
 FIXTURE_VARIANT_ADD(module, vgem_ext) {

@@ -22,7 +22,7 @@ static int fc_irq_wait(const struct fc_cmd *cmd, int argc, char **argv)
 	uint64_t vector = 0, timeout = 0, count = 0;
 	struct fpga_port *port;
 	struct fc_args a;
-	int ret, efd, unbind = -1;
+	int ret;
 
 	ret = fc_parse_args(cmd, argc, argv, opts, 1, 1, &a);
 	if (!ret && vector_set)
@@ -33,20 +33,14 @@ static int fc_irq_wait(const struct fc_cmd *cmd, int argc, char **argv)
 		ret = fc_port_open(cmd, a.pos[0], 0, &port);
 	if (ret)
 		return ret;
-	efd = fpga_irq_bind_eventfd(port, FPGA_IRQ_UINT, (unsigned int)vector);
-	if (efd < 0) {
-		fpga_port_close(port);
-		return fc_lib_err();
-	}
-	ret = fpga_eventfd_wait(efd, timeout_set ? (int)timeout : -1, &count);
+	/* An eventfd on fpga_port, the UIO device on uio_fpga */
+	ret = fpga_irq_wait(port, (unsigned int)vector,
+			    timeout_set ? (int)timeout : -1, &count);
 	if (ret == -ETIMEDOUT)
 		fc_err("no interrupt on vector %" PRIu64 " of %s within %" PRIu64 " ms",
 		       vector, fpga_port_ref(port)->devnode, timeout);
 	else if (ret)
 		fc_lib_err();
-	/* Unbind before close so the next waiter starts clean */
-	fpga_irq_set(port, FPGA_IRQ_UINT, (unsigned int)vector, 1, &unbind);
-	close(efd);
 	fpga_port_close(port);
 	if (ret)
 		return FC_FAIL;
@@ -62,7 +56,9 @@ const struct fc_cmd fc_irq_cmds[] = {
 	  .args = "PORT [--vector N] [--timeout MS]", .run = fc_irq_wait,
 	  .help = "Wait for a user interrupt (UINT) of the port: binds an eventfd to\n"
 		  "vector N (DFL_FPGA_PORT_UINT_SET_IRQ), polls it, prints how many\n"
-		  "interrupts arrived, and unbinds.  Exits 1 on timeout.\n\n"
+		  "interrupts arrived, and unbinds.  On a port bound to uio_fpga:\n"
+		  "enables the UIO interrupt (vector 0 only) and waits on it.\n"
+		  "Exits 1 on timeout.\n\n"
 		  "Options:\n"
 		  "  -v, --vector N    the user interrupt vector (default 0)\n"
 		  "  -t, --timeout MS  give up after MS milliseconds (default: never)" },

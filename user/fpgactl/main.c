@@ -41,6 +41,12 @@ static const struct fc_cmd fc_top_cmds[] = {
 	  .sub = fc_sim_cmds },
 	{ .name = "buf", .path = "buf", .run = fc_run_object,
 	  .sub = fc_buf_cmds },
+	{ .name = "bind", .path = "bind", .args = "PORT uio|port",
+	  .run = fc_cmd_bind,
+	  .help = "Switch the port's driver: uio_fpga (a UIO device /dev/uioX for\n"
+		  "user-space drivers) or fpga_port (/dev/fpga-port.N), through\n"
+		  "driver_override; loads the driver if needed.  The other commands\n"
+		  "work on either." },
 	{ .name = "help", .path = "help", .args = "[OBJECT]",
 	  .run = fc_cmd_help_top,
 	  .help = "Show the commands, or those of OBJECT." },

@@ -176,6 +176,38 @@ int fpga_irq_bind_eventfd(struct fpga_port *port, enum fpga_irq_kind kind,
  */
 int fpga_eventfd_wait(int efd, int timeout_ms, uint64_t *count);
 
+/*
+ * Wait up to @timeout_ms (< 0: forever) for user interrupt @vector;
+ * *count = interrupts that came.  Through an eventfd on fpga_port,
+ * through the UIO device (vector 0 only) on uio_fpga.  -ETIMEDOUT if none.
+ */
+int fpga_irq_wait(struct fpga_port *port, unsigned int vector, int timeout_ms,
+		  uint64_t *count);
+
+/* ---- drivers: fpga_port or uio_fpga ---- */
+
+#define FPGA_DRV_PORT		"fpga_port"
+#define FPGA_DRV_UIO		"uio_fpga"
+
+/* The driver the port is bound to into @buf ("" if none) */
+int fpga_port_driver(const struct fpga_port_ref *ref, char *buf, size_t size);
+/*
+ * Bind the port to @driver (FPGA_DRV_PORT or FPGA_DRV_UIO) through
+ * driver_override, unbinding it from its driver first; loads the driver
+ * with modprobe if it is not loaded.
+ */
+int fpga_port_bind(const struct fpga_port_ref *ref, const char *driver);
+/* The UIO device ("uio3") of a port bound to uio_fpga; 0 or -errno */
+int fpga_uio_name(const char *port_sysfs, char *out, size_t size);
+/* The port was opened through uio_fpga's UIO device */
+bool fpga_port_is_uio(const struct fpga_port *port);
+/*
+ * uio_fpga's kernel DMA buffer @k, mapped: address, device address and
+ * size.  -ENOTSUP on fpga_port (map user memory with fpga_dma_map).
+ */
+int fpga_port_dma_buffer(struct fpga_port *port, unsigned int k, void **va,
+			 uint64_t *iova, uint64_t *size);
+
 /* ---- NLB0 loopback ---- */
 
 #define FPGA_NLB_MAX_SIZE	(1ULL << 32)	/* NUM_LINES is 32 bits wide */

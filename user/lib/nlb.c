@@ -34,6 +34,7 @@ struct nlb_buf {
 	uint64_t len;		/* allocated, page multiple */
 	uint64_t iova;
 	bool mapped;
+	bool kernel;		/* uio_fpga's buffer: nothing to free */
 };
 
 static double nlb_now(void)
@@ -42,6 +43,25 @@ static double nlb_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* On uio_fpga: kernel buffer @k, which must hold @len bytes */
+static int nlb_buf_uio(struct fpga_port *port, struct nlb_buf *b, unsigned int k,
+		       uint64_t len, const char *what)
+{
+	int ret;
+
+	ret = fpga_port_dma_buffer(port, k, &b->va, &b->iova, &b->len);
+	if (ret)
+		return ret;
+	b->kernel = true;
+	if (b->len < len)
+		return fpga_set_error(ENOSPC, "%s: the %s buffer is uio_fpga's DMA buffer %u, of %llu bytes: set uio_fpga.dma_size and rebind for %llu",
+				      fpga_port_ref(port)->devnode, what, k,
+				      (unsigned long long)b->len,
+				      (unsigned long long)len);
+	memset(b->va, 0, len);
+	return 0;
 }
 
 static int nlb_buf_alloc(struct fpga_port *port, struct nlb_buf *b,
@@ -70,6 +90,8 @@ static int nlb_buf_free(struct fpga_port *port, struct nlb_buf *b, int ret)
 {
 	int err;
 
+	if (b->kernel)
+		return ret;
 	if (b->mapped) {
 		err = fpga_dma_unmap(port, b->iova);
 		if (!ret)
@@ -160,11 +182,20 @@ int fpga_nlb_loopback(struct fpga_port *port, uint64_t size,
 				      (unsigned long long)size,
 				      (unsigned long long)FPGA_NLB_MAX_SIZE);
 
-	ret = nlb_buf_alloc(port, &dsm, NLB_DSM_SIZE, "DSM");
-	if (!ret)
-		ret = nlb_buf_alloc(port, &src, size, "source");
-	if (!ret)
-		ret = nlb_buf_alloc(port, &dst, size, "destination");
+	if (fpga_port_is_uio(port)) {
+		/* The kernel's buffers: dma0 DSM, dma1 source, dma2 dest */
+		ret = nlb_buf_uio(port, &dsm, 0, NLB_DSM_SIZE, "DSM");
+		if (!ret)
+			ret = nlb_buf_uio(port, &src, 1, size, "source");
+		if (!ret)
+			ret = nlb_buf_uio(port, &dst, 2, size, "destination");
+	} else {
+		ret = nlb_buf_alloc(port, &dsm, NLB_DSM_SIZE, "DSM");
+		if (!ret)
+			ret = nlb_buf_alloc(port, &src, size, "source");
+		if (!ret)
+			ret = nlb_buf_alloc(port, &dst, size, "destination");
+	}
 	if (ret)
 		goto out;
 	nlb_fill(src.va, size / 8);

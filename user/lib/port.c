@@ -20,10 +20,12 @@
 #include <unistd.h>
 
 #include "fpga.h"
+#include "uio.h"
 
 struct fpga_port {
 	struct fpga_port_ref ref;
-	int fd;
+	int fd;			/* /dev/fpga-port.N, or the UIO device's */
+	struct fpga_uio *uio;	/* bound to uio_fpga: opened through UIO */
 	/* region 0, once mapped */
 	volatile uint8_t *mmio;
 	uint64_t mmio_size;
@@ -81,10 +83,27 @@ static int fpga_port_lookup_node(const char *spec, const struct stat *st,
 	snprintf(path, sizeof(path), "%s/dev/char/%u:%u", fpga_sysfs_root(),
 		 major(st->st_rdev), minor(st->st_rdev));
 	if (realpath(path, real)) {
+		char *slash;
+
 		fpga_path_base(real, name, sizeof(name));
 		if (!fpga_parse_dev_name(name, FPGA_PORT_PREFIX, &id)) {
 			fpga_port_ref_fill(ref, id, spec);
 			return 0;
+		}
+		/* uio_fpga's UIO device: .../fpga-port.N/uio/uioX */
+		slash = strrchr(real, '/');
+		if (!strncmp(name, "uio", 3) && slash) {
+			*slash = '\0';
+			slash = strrchr(real, '/');
+			if (slash && !strcmp(slash, "/uio")) {
+				*slash = '\0';
+				fpga_path_base(real, name, sizeof(name));
+				if (!fpga_parse_dev_name(name, FPGA_PORT_PREFIX,
+							 &id)) {
+					fpga_port_ref_fill(ref, id, NULL);
+					return 0;
+				}
+			}
 		}
 	}
 	return fpga_set_error(ENODEV, "%s is not an FPGA port device", spec);
@@ -161,6 +180,7 @@ int fpga_port_open(const char *spec, unsigned int flags,
 		   struct fpga_port **out)
 {
 	struct fpga_port *port;
+	char drv[64];
 	struct stat st;
 	int fd, err, ret;
 
@@ -171,6 +191,19 @@ int fpga_port_open(const char *spec, unsigned int flags,
 	ret = fpga_port_lookup(spec, &port->ref);
 	if (ret)
 		goto err_free;
+
+	/* Bound to uio_fpga: the same API through the UIO device (uio.c) */
+	if (!fpga_port_driver(&port->ref, drv, sizeof(drv)) &&
+	    !strcmp(drv, FPGA_DRV_UIO)) {
+		ret = fpga_uio_open(&port->ref, &port->uio);
+		if (ret)
+			goto err_free;
+		port->fd = port->uio->fd;
+		snprintf(port->ref.devnode, sizeof(port->ref.devnode),
+			 "/dev/%s", port->uio->name);
+		*out = port;
+		return 0;
+	}
 
 	fd = open(port->ref.devnode,
 		  O_RDWR | O_CLOEXEC | (flags & FPGA_OPEN_EXCL ? O_EXCL : 0));
@@ -218,7 +251,10 @@ void fpga_port_close(struct fpga_port *port)
 		return;
 	if (port->mmio)
 		munmap((void *)port->mmio, port->mmio_size);
-	close(port->fd);
+	if (port->uio)
+		fpga_uio_close(port->uio);
+	else
+		close(port->fd);
 	free(port);
 }
 
@@ -243,9 +279,25 @@ static int fpga_port_ioctl_error(struct fpga_port *port, const char *what,
 			      strerror(err));
 }
 
+bool fpga_port_is_uio(const struct fpga_port *port)
+{
+	return port->uio;
+}
+
+/* What the ioctls do not offer through UIO */
+static int fpga_port_uio_unsupported(struct fpga_port *port, const char *what)
+{
+	return fpga_set_error(ENOTSUP, "%s: %s: not offered by uio_fpga (bind the port to fpga_port: 'fpgactl bind %d port')",
+			      port->ref.devnode, what, port->ref.id);
+}
+
 int fpga_port_api_version(struct fpga_port *port)
 {
-	int ret = ioctl(port->fd, DFL_FPGA_GET_API_VERSION);
+	int ret;
+
+	if (port->uio)
+		return DFL_FPGA_API_VERSION;
+	ret = ioctl(port->fd, DFL_FPGA_GET_API_VERSION);
 
 	if (ret < 0) {
 		if (errno == ENOTTY || errno == EINVAL)
@@ -258,7 +310,11 @@ int fpga_port_api_version(struct fpga_port *port)
 
 int fpga_port_check_extension(struct fpga_port *port, unsigned long ext)
 {
-	int ret = ioctl(port->fd, DFL_FPGA_CHECK_EXTENSION, ext);
+	int ret;
+
+	if (port->uio)
+		return 0;
+	ret = ioctl(port->fd, DFL_FPGA_CHECK_EXTENSION, ext);
 
 	if (ret < 0)
 		return fpga_port_ioctl_error(port, "CHECK_EXTENSION", errno);
@@ -269,6 +325,10 @@ int fpga_port_info(struct fpga_port *port, struct dfl_fpga_port_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->argsz = sizeof(*info);
+	if (port->uio) {
+		info->num_regions = 1;
+		return 0;
+	}
 	if (ioctl(port->fd, DFL_FPGA_PORT_GET_INFO, info))
 		return fpga_port_ioctl_error(port, "PORT_GET_INFO", errno);
 	return 0;
@@ -280,6 +340,17 @@ int fpga_port_region_info(struct fpga_port *port, unsigned int index,
 	memset(info, 0, sizeof(*info));
 	info->argsz = sizeof(*info);
 	info->index = index;
+	if (port->uio) {
+		/* Region 0 is UIO map0, at mmap offset 0 */
+		if (index != DFL_PORT_REGION_INDEX_AFU)
+			return fpga_set_error(EINVAL, "%s: no region %u",
+					      port->ref.devnode, index);
+		info->flags = DFL_PORT_REGION_READ | DFL_PORT_REGION_WRITE |
+			      DFL_PORT_REGION_MMAP;
+		info->size = port->uio->maps[FPGA_UIO_MAP_AFU].size;
+		info->offset = 0;
+		return 0;
+	}
 	if (ioctl(port->fd, DFL_FPGA_PORT_GET_REGION_INFO, info)) {
 		if (errno == EINVAL)
 			return fpga_set_error(EINVAL, "%s: no region %u",
@@ -292,6 +363,8 @@ int fpga_port_region_info(struct fpga_port *port, unsigned int index,
 
 int fpga_port_reset(struct fpga_port *port)
 {
+	if (port->uio)
+		return fpga_uio_reset(&port->ref);
 	if (ioctl(port->fd, DFL_FPGA_PORT_RESET, 0)) {
 		if (errno == ETIMEDOUT)
 			return fpga_set_error(ETIMEDOUT, "%s: reset: the port did not acknowledge the reset (%s)",
@@ -429,6 +502,8 @@ int fpga_dma_map(struct fpga_port *port, void *addr, uint64_t len,
 	long page = sysconf(_SC_PAGESIZE);
 	struct rlimit rl;
 
+	if (port->uio)
+		return fpga_port_uio_unsupported(port, "DMA mapping of user memory");
 	if (!len || (uintptr_t)addr % page || len % page)
 		return fpga_set_error(EINVAL, "DMA buffer %p+0x%llx is not page aligned",
 				      addr, (unsigned long long)len);
@@ -460,6 +535,8 @@ int fpga_dma_unmap(struct fpga_port *port, uint64_t iova)
 		.iova = iova,
 	};
 
+	if (port->uio)
+		return fpga_port_uio_unsupported(port, "DMA unmapping");
 	if (ioctl(port->fd, DFL_FPGA_PORT_DMA_UNMAP, &unmap))
 		return fpga_set_error(errno, "%s: DMA unmap of IOVA 0x%llx: %s",
 				      port->ref.devnode,
@@ -482,6 +559,9 @@ int fpga_irq_count(struct fpga_port *port, enum fpga_irq_kind kind)
 			    DFL_FPGA_PORT_ERR_GET_IRQ_NUM;
 	uint32_t n = 0;
 
+	/* UIO has one interrupt: user interrupt 0 */
+	if (port->uio)
+		return kind == FPGA_IRQ_UINT ? 1 : 0;
 	if (ioctl(port->fd, req, &n))
 		return fpga_set_error(errno, "%s: %s interrupts: %s%s",
 				      port->ref.devnode,
@@ -503,6 +583,8 @@ int fpga_irq_set(struct fpga_port *port, enum fpga_irq_kind kind,
 	struct dfl_fpga_irq_set *set;
 	int ret = 0;
 
+	if (port->uio)
+		return fpga_port_uio_unsupported(port, "eventfd interrupts");
 	set = malloc(sizeof(*set) + count * sizeof(set->evtfds[0]));
 	if (!set)
 		return fpga_set_error(ENOMEM, "out of memory");
@@ -524,6 +606,8 @@ int fpga_irq_bind_eventfd(struct fpga_port *port, enum fpga_irq_kind kind,
 {
 	int efd, n, ret;
 
+	if (port->uio)
+		return fpga_port_uio_unsupported(port, "eventfd interrupts");
 	n = fpga_irq_count(port, kind);
 	if (n < 0)
 		return n;
@@ -559,4 +643,34 @@ int fpga_eventfd_wait(int efd, int timeout_ms, uint64_t *count)
 		return fpga_set_error(errno ? errno : EIO, "eventfd read: %s",
 				      strerror(errno ? errno : EIO));
 	return 0;
+}
+
+int fpga_irq_wait(struct fpga_port *port, unsigned int vector, int timeout_ms,
+		  uint64_t *count)
+{
+	int efd, ret, unbind = -1;
+
+	if (port->uio) {
+		if (vector)
+			return fpga_set_error(ERANGE, "%s: UIO has user interrupt 0 only",
+					      port->ref.devnode);
+		return fpga_uio_irq_wait(port->uio, timeout_ms, count);
+	}
+	efd = fpga_irq_bind_eventfd(port, FPGA_IRQ_UINT, vector);
+	if (efd < 0)
+		return efd;
+	ret = fpga_eventfd_wait(efd, timeout_ms, count);
+	/* Unbind before close so the next waiter starts clean */
+	fpga_irq_set(port, FPGA_IRQ_UINT, vector, 1, &unbind);
+	close(efd);
+	return ret;
+}
+
+int fpga_port_dma_buffer(struct fpga_port *port, unsigned int k, void **va,
+			 uint64_t *iova, uint64_t *size)
+{
+	if (!port->uio)
+		return fpga_set_error(ENOTSUP, "%s: the kernel's DMA buffers are uio_fpga's (map user memory with DMA_MAP here)",
+				      port->ref.devnode);
+	return fpga_uio_dma_buffer(port->uio, k, va, iova, size);
 }

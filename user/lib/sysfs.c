@@ -158,6 +158,11 @@ static int fpga_dev_fill(const char *bus, const char *name,
 	if (!fpga_pathf(path, sizeof(path), "/dev/%s", name) &&
 	    !stat(path, &st) && S_ISCHR(st.st_mode))
 		fpga_strcpy(info->devnode, sizeof(info->devnode), path);
+	/* uio_fpga: the port's node is its UIO device */
+	if (!strcmp(info->driver, FPGA_DRV_UIO) &&
+	    !fpga_uio_name(dir, buf, sizeof(buf)) &&
+	    !fpga_pathf(path, sizeof(path), "/dev/%s", buf))
+		fpga_strcpy(info->devnode, sizeof(info->devnode), path);
 
 	if (info->type == FPGA_DEV_PORT) {
 		if (!fpga_dev_attr(dir, "afu_id", buf, sizeof(buf)) &&

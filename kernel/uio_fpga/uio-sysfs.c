@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Attributes of a port while uio_fpga owns it, on the fpga_dfl device
+ * (the UIO device's parent; Documentation/ABI/testing/sysfs-driver-uio_fpga):
+ * reset, afu_id.  They are the driver's dev_groups, so the driver core
+ * removes them, and waits for running ones, before remove() is called.
+ */
+#include <linux/module.h>
+#include <linux/sysfs.h>
+
+#include "uio-fpga.h"
+
+/*
+ * Generous: remove() resets the port to stop the AFU before freeing its
+ * DMA buffers, and a simulated card under a loaded emulator can take
+ * several milliseconds to answer.
+ */
+unsigned int uio_fpga_reset_timeout_us = 100000;
+module_param_named(reset_timeout_us, uio_fpga_reset_timeout_us, uint, 0644);
+MODULE_PARM_DESC(reset_timeout_us,
+		 "How long to wait for each edge of the soft-reset ACK (default 100000)");
+
+/**
+ * uio_fpga_reset() - soft-reset the port, serialised with other resets
+ * @uf: the device, while bound
+ *
+ * Return: 0 or -ETIMEDOUT (the port is released from reset anyway).
+ */
+int uio_fpga_reset(struct uio_fpga *uf)
+{
+	int ret;
+
+	mutex_lock(&uf->lock);
+	ret = fpga_dfl_port_reset(uf->fdev,
+				  READ_ONCE(uio_fpga_reset_timeout_us));
+	mutex_unlock(&uf->lock);
+	return ret;
+}
+
+static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	bool val;
+	int ret;
+
+	ret = kstrtobool(buf, &val);
+	if (ret)
+		return ret;
+	if (!val)
+		return -EINVAL;
+	ret = uio_fpga_reset(dev_get_drvdata(dev));
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_WO(reset);
+
+/* As enumerated: the AFU does not answer while the port is in reset */
+static ssize_t afu_id_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct fpga_dfl_device *fdev = to_fpga_dfl_device(dev);
+
+	return sysfs_emit(buf, "%016llx%016llx\n", fdev->afu_guid_h,
+			  fdev->afu_guid_l);
+}
+static DEVICE_ATTR_RO(afu_id);
+
+static struct attribute *uio_fpga_attrs[] = {
+	&dev_attr_reset.attr,
+	&dev_attr_afu_id.attr,
+	NULL,
+};
+
+static const struct attribute_group uio_fpga_group = {
+	.attrs = uio_fpga_attrs,
+};
+
+const struct attribute_group *uio_fpga_groups[] = {
+	&uio_fpga_group,
+	NULL,
+};

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * uio_bench: a port bound to uio_fpga, each figure against a baseline
+ * measured in the same run:
+ *
+ *   irq_roundtrip_uio        write 1 (enable), ring the doorbell, read()
+ *                            the UIO device until the interrupt is back
+ *                            vs an eventfd ping-pong between two threads
+ *                            (the floor: two wakeups, no device)
+ *   irq_roundtrip_port       the same through fpga_port and an eventfd
+ *   mmio_read64/write64_uio  loads/stores through the UIO map
+ *   mmio_read64/write64_port the same loop through /dev/fpga-port.N's mmap
+ *                            both vs anonymous memory
+ *
+ * The ratio is speed relative to the baseline (>1 faster, 0.5 = twice
+ * as slow).  Prints a table and the same figures as JSON.
+ */
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+
+#include "sim_util.h"
+#include "uio_util.h"
+#include "nlb_util.h"
+
+#define SCRATCH		0x1000	/* AFU registers the NLB model ignores */
+#define MMIO_WORDS	512
+#define MMIO_REPS	9
+#define IRQ_ROUNDS	200
+#define IRQ_REPS	7
+
+struct result {
+	char name[48];
+	double value;
+	const char *unit;
+	double baseline;
+	const char *baseline_name;
+	double ratio;
+	double target;
+};
+
+static struct result results[32];
+static int nresults;
+
+static void add(const char *name, double value, const char *unit,
+		double baseline, const char *baseline_name, double ratio,
+		double target)
+{
+	struct result *r = &results[nresults++];
+
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->value = value;
+	r->unit = unit;
+	r->baseline = baseline;
+	r->baseline_name = baseline_name;
+	r->ratio = ratio;
+	r->target = target;
+}
+
+/* Best times of two measurements taken in turns (see port_bench.c) */
+#define BEST_PAIR(reps, a_ns, a_body, b_ns, b_body) do {	\
+	a_ns = b_ns = 1e300;					\
+	for (int __r = 0; __r < (reps); __r++) {		\
+		double __t0 = now_ms(), __t;			\
+		a_body;						\
+		__t = (now_ms() - __t0) * 1e6;			\
+		a_ns = __t < a_ns ? __t : a_ns;			\
+		__t0 = now_ms();				\
+		b_body;						\
+		__t = (now_ms() - __t0) * 1e6;			\
+		b_ns = __t < b_ns ? __t : b_ns;			\
+	}							\
+} while (0)
+
+static uint64_t sink;
+
+static void read_loop(volatile uint64_t *p, long iters)
+{
+	uint64_t acc = 0;
+
+	for (long i = 0; i < iters; i++)
+		acc += p[i & (MMIO_WORDS - 1)];
+	sink += acc;
+}
+
+static void write_loop(volatile uint64_t *p, long iters)
+{
+	for (long i = 0; i < iters; i++)
+		p[i & (MMIO_WORDS - 1)] = i;
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+/* MMIO through @afu (the UIO or the port mapping) vs anonymous memory */
+static void bench_mmio(volatile uint64_t *afu, const char *via, double *rd,
+		       double *wr)
+{
+	volatile uint64_t *anon, *regs = afu + SCRATCH / 8;
+	long iters = 1 << 20;
+	double t_mmio, t_anon;
+	char name[48];
+
+	anon = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (anon == MAP_FAILED)
+		die("mmap");
+	BEST_PAIR(MMIO_REPS, t_mmio, read_loop(regs, iters),
+		  t_anon, read_loop(anon, iters));
+	t_mmio /= iters;
+	t_anon /= iters;
+	snprintf(name, sizeof(name), "mmio_read64_%s", via);
+	add(name, t_mmio, "ns/access", t_anon, "anonymous memory",
+	    t_anon / t_mmio, 0.9);
+	*rd = t_mmio;
+	BEST_PAIR(MMIO_REPS, t_mmio, write_loop(regs, iters),
+		  t_anon, write_loop(anon, iters));
+	t_mmio /= iters;
+	t_anon /= iters;
+	snprintf(name, sizeof(name), "mmio_write64_%s", via);
+	add(name, t_mmio, "ns/access", t_anon, "anonymous memory",
+	    t_anon / t_mmio, 0.9);
+	*wr = t_mmio;
+	munmap((void *)anon, 4096);
+}
+
+/* ---- the floor: an eventfd ping-pong between two threads ---- */
+
+static int ping_efd, pong_efd;
+static volatile int pong_stop;
+
+static void *pong_thread(void *arg)
+{
+	uint64_t v;
+
+	(void)arg;
+	/* Answer every ping, the last one (after pong_stop) included */
+	while (read(ping_efd, &v, 8) == 8) {
+		if (write(pong_efd, &v, 8) != 8 || pong_stop)
+			break;
+	}
+	return NULL;
+}
+
+static void eventfd_rounds(int n)
+{
+	uint64_t v = 1;
+
+	for (int i = 0; i < n; i++)
+		if (write(ping_efd, &v, 8) != 8 || read(pong_efd, &v, 8) != 8)
+			die("eventfd");
+}
+
+/* One UIO round trip: enable, doorbell, sleep in read() until it came */
+static void uio_rounds(int fd, volatile uint64_t *afu, int n)
+{
+	int32_t on = 1, count;
+
+	for (int i = 0; i < n; i++) {
+		if (write(fd, &on, 4) != 4)
+			die("uio enable");
+		afu[NLB_DOORBELL / 8] = 1;
+		if (read(fd, &count, 4) != 4)
+			die("uio read");
+	}
+}
+
+static void port_rounds(int efd, volatile uint64_t *afu, int n)
+{
+	uint64_t v;
+
+	for (int i = 0; i < n; i++) {
+		afu[NLB_DOORBELL / 8] = 1;
+		if (read(efd, &v, 8) != 8)
+			die("eventfd read");
+	}
+}
+
+static void bench_irq_uio(int fd, volatile uint64_t *afu, double *floor_us)
+{
+	double t_uio, t_evt;
+	pthread_t t;
+
+	ping_efd = eventfd(0, 0);
+	pong_efd = eventfd(0, 0);
+	if (ping_efd < 0 || pong_efd < 0 ||
+	    pthread_create(&t, NULL, pong_thread, NULL))
+		die("eventfd");
+	/* warm up both, so the model polls fast and the thread is running */
+	uio_rounds(fd, afu, 20);
+	eventfd_rounds(20);
+	BEST_PAIR(IRQ_REPS, t_uio, uio_rounds(fd, afu, IRQ_ROUNDS),
+		  t_evt, eventfd_rounds(IRQ_ROUNDS));
+	t_uio /= IRQ_ROUNDS * 1e3;
+	t_evt /= IRQ_ROUNDS * 1e3;
+	add("irq_roundtrip_uio", t_uio, "us", t_evt, "eventfd ping-pong",
+	    t_evt / t_uio, 0.5);
+	*floor_us = t_evt;
+	pong_stop = 1;
+	eventfd_rounds(1);
+	pthread_join(t, NULL);
+	close(ping_efd);
+	close(pong_efd);
+}
+
+static void bench_irq_port(int fd, volatile uint64_t *afu, double floor_us)
+{
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = 0, .count = 1 } };
+	double t = 1e300, t0;
+	int efd = eventfd(0, 0);
+
+	set.fd = efd;
+	if (efd < 0 || ioctl(fd, DFL_FPGA_PORT_UINT_SET_IRQ, &set))
+		die("bind the port's user interrupt");
+	port_rounds(efd, afu, 20);
+	for (int r = 0; r < IRQ_REPS; r++) {
+		t0 = now_ms();
+		port_rounds(efd, afu, IRQ_ROUNDS);
+		t0 = (now_ms() - t0) * 1e3 / IRQ_ROUNDS;
+		t = t0 < t ? t0 : t;
+	}
+	add("irq_roundtrip_port", t, "us", floor_us,
+	    "eventfd ping-pong", floor_us / t, 0);
+	close(efd);
+}
+
+static void print_results(void)
+{
+	printf("%-26s %12s %-10s %12s %-18s %7s %7s\n", "benchmark", "value",
+	       "unit", "baseline", "baseline is", "ratio", "target");
+	for (int i = 0; i < nresults; i++) {
+		struct result *r = &results[i];
+
+		printf("%-26s %12.3f %-10s ", r->name, r->value, r->unit);
+		if (r->baseline)
+			printf("%12.3f %-18s %7.2f ", r->baseline,
+			       r->baseline_name, r->ratio);
+		else
+			printf("%12s %-18s %7s ", "-", "-", "-");
+		if (r->target)
+			printf("%6.2fx%s\n", r->target,
+			       r->ratio >= r->target ? "" : "  (below target)");
+		else
+			printf("%7s\n", "-");
+	}
+
+	printf("BENCH-JSON-BEGIN\n{\"benchmark\": \"uio\", \"results\": [\n");
+	for (int i = 0; i < nresults; i++) {
+		struct result *r = &results[i];
+
+		printf("  {\"name\": \"%s\", \"value\": %.6g, \"unit\": \"%s\", "
+		       "\"baseline\": %.6g, \"baseline_is\": \"%s\", "
+		       "\"ratio\": %.6g, \"target\": %.6g}%s\n",
+		       r->name, r->value, r->unit, r->baseline,
+		       r->baseline_name, r->ratio, r->target,
+		       i + 1 < nresults ? "," : "");
+	}
+	printf("]}\nBENCH-JSON-END\n");
+}
+
+int main(void)
+{
+	unsigned int card = sim_random_id();
+	double uio_rd, uio_wr, port_rd, port_wr, floor_us;
+	volatile uint64_t *afu;
+	char uio[32], path[64];
+	int fd, num;
+
+	if (run_cmd("modprobe fpga_sim && modprobe fpga_port && modprobe uio_fpga") ||
+	    sim_add(card, 1)) {
+		fprintf(stderr, "uio_bench: cannot create a simulated card\n");
+		return 1;
+	}
+	num = sim_port_number(card);
+	if (num < 0 || port_bind(num, "uio_fpga") ||
+	    port_uio(num, uio, sizeof(uio))) {
+		fprintf(stderr, "uio_bench: cannot bind the port to uio_fpga\n");
+		return 1;
+	}
+	snprintf(path, sizeof(path), "/dev/%s", uio);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		die(path);
+	afu = uio_map(fd, uio, UIO_MAP_AFU, PROT_READ | PROT_WRITE);
+	if (afu == MAP_FAILED)
+		die("mmap");
+	bench_mmio(afu, "uio", &uio_rd, &uio_wr);
+	bench_irq_uio(fd, afu, &floor_us);
+	munmap((void *)afu, NLB_AFU_SIZE);
+	close(fd);
+
+	/* The same through fpga_port */
+	if (port_bind(num, "fpga_port"))
+		die("bind fpga_port");
+	snprintf(path, sizeof(path), "/dev/fpga-port.%d", num);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		die(path);
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (afu == MAP_FAILED)
+		die("mmap");
+	bench_mmio(afu, "port", &port_rd, &port_wr);
+	bench_irq_port(fd, afu, floor_us);
+	add("mmio_read64_uio_vs_port", uio_rd, "ns/access", port_rd,
+	    "port mmap", port_rd / uio_rd, 0.9);
+	add("mmio_write64_uio_vs_port", uio_wr, "ns/access", port_wr,
+	    "port mmap", port_wr / uio_wr, 0.9);
+	munmap((void *)afu, NLB_AFU_SIZE);
+	close(fd);
+
+	print_results();
+	sim_del(card);
+	return 0;
+}

@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * uio_fpga on a simulated card: a port switched to uio_fpga is a UIO
+ * device whose maps (AFU, port header, DMA buffers) agree with sysfs and
+ * reach the card, whose interrupt counts, blocks, wakes and masks as UIO
+ * defines, and which survives unbind, del_device and driver switches
+ * while user space holds it open and mapped.
+ */
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/fpga-dfl.h>
+
+#include "kselftest_harness.h"
+#include "sim_util.h"
+#include "uio_util.h"
+#include "nlb_util.h"
+
+#define NLB0_GUID_H	0xd8424dc4a4a3c413ULL
+#define NLB0_GUID_L	0xf89e433683f9040bULL
+#define SCRATCH		0x1000	/* an AFU register the NLB model ignores */
+#define PORT_HDR_CTRL	0x38
+#define DMA_SIZE	(1 << 20)
+
+static sigjmp_buf sigbus_jmp;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(sigbus_jmp, 1);
+}
+
+/* Does reading *@p raise SIGBUS? */
+static int faults(volatile uint64_t *p)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus }, old;
+	int ret = 0;
+	uint64_t v;
+
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(sigbus_jmp, 1) == 0) {
+		v = *p;
+		(void)v;
+	} else {
+		ret = 1;
+	}
+	sigaction(SIGBUS, &old, NULL);
+	return ret;
+}
+
+FIXTURE(uio) {
+	unsigned int card;
+	int num;
+	char port[32];
+	char uio[32];
+	char dev[48];
+	char sim_port[128];
+	uint64_t region_size;	/* as the port driver reports it */
+	int fd;
+	int card_gone;
+};
+
+static int open_uio(FIXTURE_DATA(uio) *self)
+{
+	if (port_uio(self->num, self->uio, sizeof(self->uio)))
+		return -1;
+	snprintf(self->dev, sizeof(self->dev), "/dev/%s", self->uio);
+	self->fd = open(self->dev, O_RDWR);
+	return self->fd < 0 ? -1 : 0;
+}
+
+FIXTURE_SETUP(uio)
+{
+	struct dfl_fpga_port_region_info ri = { .argsz = sizeof(ri) };
+	char path[128];
+	int fd;
+
+	self->fd = -1;
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port"));
+	ASSERT_EQ(0, run_cmd("modprobe uio_fpga dma_size=%d", DMA_SIZE));
+	ASSERT_EQ(0, sysfs_write("/sys/module/uio_fpga/parameters/dma_size",
+				 "1048576"));
+	self->card = sim_random_id();
+	ASSERT_EQ(0, sim_add(self->card, 1));
+	self->num = sim_port_number(self->card);
+	ASSERT_GE(self->num, 0);
+	snprintf(self->port, sizeof(self->port), "fpga-port.%d", self->num);
+	snprintf(self->sim_port, sizeof(self->sim_port),
+		 SIM_BUS "/devices/fpga_sim%u/port0", self->card);
+
+	/* What the port driver says about region 0, before switching */
+	snprintf(path, sizeof(path), "/dev/%s", self->port);
+	fd = open(path, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, DFL_FPGA_PORT_GET_REGION_INFO, &ri));
+	self->region_size = ri.size;
+	close(fd);
+
+	ASSERT_EQ(0, port_bind(self->num, "uio_fpga"));
+	ASSERT_EQ(0, open_uio(self)) {
+		TH_LOG("no UIO device for %s: %s", self->port, strerror(errno));
+	}
+}
+
+FIXTURE_TEARDOWN(uio)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (!self->card_gone)
+		sim_del(self->card);
+}
+
+static volatile uint64_t *map_afu(struct __test_metadata *_metadata,
+				  FIXTURE_DATA(uio) *self)
+{
+	void *p = uio_map(self->fd, self->uio, UIO_MAP_AFU,
+			  PROT_READ | PROT_WRITE);
+
+	EXPECT_NE(MAP_FAILED, p) {
+		TH_LOG("mmap afu: %s", strerror(errno));
+	}
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static long long sim_count(FIXTURE_DATA(uio) *self, const char *what)
+{
+	char path[192];
+
+	snprintf(path, sizeof(path), "%s/%s", self->sim_port, what);
+	return sysfs_read_num(path);
+}
+
+TEST_F(uio, name_and_links)
+{
+	char buf[256], path[256];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/uio/%s/name", self->uio);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ(self->port, buf);
+	snprintf(path, sizeof(path), "/sys/class/uio/%s/device", self->uio);
+	n = readlink(path, buf, sizeof(buf) - 1);
+	ASSERT_GT(n, 0);
+	buf[n] = '\0';
+	EXPECT_NE(NULL, strstr(buf, self->port));
+	ASSERT_EQ(0, port_driver(self->num, buf, sizeof(buf)));
+	EXPECT_STREQ("uio_fpga", buf);
+	/* The port driver's node is gone; ours has the AFU's id */
+	snprintf(path, sizeof(path), "/dev/%s", self->port);
+	EXPECT_FALSE(path_exists(path));
+	snprintf(path, sizeof(path), DFL_BUS "/devices/%s/afu_id", self->port);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("d8424dc4a4a3c413f89e433683f9040b", buf);
+}
+
+TEST_F(uio, maps_in_sysfs)
+{
+	static const char *const names[] = {
+		"afu", "port_header", "dma0", "dma1", "dma2",
+	};
+	char buf[64];
+
+	for (int i = 0; i < UIO_MAX_MAPS; i++) {
+		ASSERT_EQ(0, uio_map_attr(self->uio, i, "name", buf,
+					  sizeof(buf)));
+		EXPECT_STREQ(names[i], buf);
+		EXPECT_EQ(0, uio_map_num(self->uio, i, "offset"));
+		EXPECT_EQ(0, uio_map_num(self->uio, i, "addr") & 4095);
+	}
+	EXPECT_EQ(self->region_size, uio_map_num(self->uio, UIO_MAP_AFU, "size"));
+	EXPECT_EQ(NLB_AFU_SIZE, uio_map_num(self->uio, UIO_MAP_AFU, "size"));
+	EXPECT_EQ(4096, uio_map_num(self->uio, UIO_MAP_HDR, "size"));
+	for (int i = UIO_MAP_DMA0; i < UIO_MAX_MAPS; i++) {
+		/* Device addresses from the card's IOMMU: [4 GiB, 128 TiB) */
+		EXPECT_GE(uio_map_num(self->uio, i, "addr"), 1ULL << 32);
+		EXPECT_LT(uio_map_num(self->uio, i, "addr"), 1ULL << 47);
+		EXPECT_EQ(DMA_SIZE, uio_map_num(self->uio, i, "size"));
+	}
+	EXPECT_NE(uio_map_num(self->uio, 2, "addr"),
+		  uio_map_num(self->uio, 3, "addr"));
+	snprintf(buf, sizeof(buf), "/sys/class/uio/%s/maps/map5", self->uio);
+	EXPECT_FALSE(path_exists(buf));
+}
+
+TEST_F(uio, mmap_offsets_and_refusals)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	for (int i = 0; i < UIO_MAX_MAPS; i++) {
+		p = uio_map(self->fd, self->uio, i,
+			    i == UIO_MAP_HDR ? PROT_READ : PROT_READ | PROT_WRITE);
+		EXPECT_NE(MAP_FAILED, p) {
+			TH_LOG("map%d: %s", i, strerror(errno));
+		}
+		if (p != MAP_FAILED)
+			munmap(p, uio_map_num(self->uio, i, "size"));
+	}
+	/* Beyond the last map */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd,
+				   UIO_MAX_MAPS * page));
+	EXPECT_EQ(EINVAL, errno);
+	/* Larger than the map */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, NLB_AFU_SIZE + page, PROT_READ,
+				   MAP_SHARED, self->fd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	/* Private copies of registers or DMA memory would not see the card */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, page, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE, self->fd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, page, PROT_READ, MAP_PRIVATE,
+				   self->fd, UIO_MAP_DMA0 * page));
+	EXPECT_EQ(EINVAL, errno);
+	/* The port header is read-only, and stays so */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, page, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, self->fd, UIO_MAP_HDR * page));
+	EXPECT_EQ(EPERM, errno);
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, UIO_MAP_HDR * page);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(-1, mprotect(p, page, PROT_READ | PROT_WRITE));
+	munmap(p, page);
+	/* A part of a map, and a part of a DMA buffer */
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(1, ((volatile uint64_t *)p)[0] >> 60);
+	munmap(p, page);
+}
+
+TEST_F(uio, afu_registers_through_the_map)
+{
+	volatile uint64_t *afu = map_afu(_metadata, self), *hdr;
+	long page = sysconf(_SC_PAGESIZE);
+
+	ASSERT_NE(NULL, afu);
+	EXPECT_EQ(1, afu[0] >> 60);	/* DFH type: AFU */
+	EXPECT_EQ(NLB0_GUID_L, afu[1]);
+	EXPECT_EQ(NLB0_GUID_H, afu[2]);
+	afu[SCRATCH / 8] = 0x1234567890abcdefULL;
+	EXPECT_EQ(0x1234567890abcdefULL, afu[SCRATCH / 8]);
+
+	hdr = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd,
+		   UIO_MAP_HDR * page);
+	ASSERT_NE(MAP_FAILED, hdr);
+	EXPECT_EQ(4, hdr[0] >> 60);	/* FIU */
+	EXPECT_EQ(1, hdr[0] & 0xfff);	/* port */
+	EXPECT_EQ(0, hdr[PORT_HDR_CTRL / 8] & 0x11);	/* out of reset */
+	munmap((void *)hdr, page);
+	munmap((void *)afu, NLB_AFU_SIZE);
+}
+
+/* A debugger reads the map through the access op (pread /proc/self/mem) */
+TEST_F(uio, debugger_access)
+{
+	volatile uint64_t *afu = map_afu(_metadata, self);
+	uint64_t v = 0;
+	int mem;
+
+	ASSERT_NE(NULL, afu);
+	mem = open("/proc/self/mem", O_RDWR);
+	ASSERT_GE(mem, 0);
+	EXPECT_EQ(8, pread(mem, &v, 8, (off_t)(uintptr_t)&afu[1]));
+	EXPECT_EQ(NLB0_GUID_L, v);
+	v = 0x5a5a;
+	EXPECT_EQ(8, pwrite(mem, &v, 8, (off_t)(uintptr_t)&afu[SCRATCH / 8]));
+	EXPECT_EQ(0x5a5a, afu[SCRATCH / 8]);
+	close(mem);
+	munmap((void *)afu, NLB_AFU_SIZE);
+}
+
+TEST_F(uio, csr_write_visible_after_rebinding_to_port)
+{
+	volatile uint64_t *afu = map_afu(_metadata, self);
+	char path[96];
+	int fd;
+
+	ASSERT_NE(NULL, afu);
+	afu[SCRATCH / 8] = 0xfeedface12345678ULL;
+	munmap((void *)afu, NLB_AFU_SIZE);
+	close(self->fd);
+	self->fd = -1;
+
+	ASSERT_EQ(0, port_bind(self->num, "fpga_port"));
+	snprintf(path, sizeof(path), "/dev/%s", self->port);
+	fd = open(path, O_RDWR);
+	ASSERT_GE(fd, 0);
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, afu);
+	EXPECT_EQ(0xfeedface12345678ULL, afu[SCRATCH / 8]);
+	munmap((void *)afu, NLB_AFU_SIZE);
+	close(fd);
+}
+
+TEST_F(uio, reset_attribute)
+{
+	volatile uint64_t *afu = map_afu(_metadata, self), *hdr;
+	long page = sysconf(_SC_PAGESIZE);
+	long long resets = sim_count(self, "resets");
+	char path[128];
+
+	ASSERT_NE(NULL, afu);
+	hdr = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd,
+		   UIO_MAP_HDR * page);
+	ASSERT_NE(MAP_FAILED, hdr);
+	snprintf(path, sizeof(path), DFL_BUS "/devices/%s/reset", self->port);
+
+	/* A run in progress: reset stops the AFU (CTL reads 0 after) */
+	afu[NLB_CTL / 8] = 1;
+	usleep(2000);
+	ASSERT_EQ(0, sysfs_write(path, "1"));
+	EXPECT_EQ(0, afu[NLB_CTL / 8]);
+	EXPECT_EQ(resets + 1, sim_count(self, "resets"));
+	EXPECT_EQ(0, hdr[PORT_HDR_CTRL / 8] & 0x11);
+	EXPECT_EQ(-EINVAL, sysfs_write(path, "0"));
+	EXPECT_EQ(resets + 1, sim_count(self, "resets"));
+
+	/* A card that does not answer: -ETIMEDOUT, and never wedged */
+	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	ASSERT_EQ(0, sysfs_write(path, "1"));
+	snprintf(path, sizeof(path), DFL_BUS "/devices/%s/reset", self->port);
+	EXPECT_EQ(-ETIMEDOUT, sysfs_write(path, "1"));
+	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	ASSERT_EQ(0, sysfs_write(path, "0"));
+	EXPECT_EQ(0, hdr[PORT_HDR_CTRL / 8] & 1);
+	/* and the next reset works again */
+	snprintf(path, sizeof(path), DFL_BUS "/devices/%s/reset", self->port);
+	EXPECT_EQ(0, sysfs_write(path, "1"));
+	EXPECT_EQ(resets + 2, sim_count(self, "resets"));
+	munmap((void *)hdr, page);
+	munmap((void *)afu, NLB_AFU_SIZE);
+}
+
+static int32_t read_count(int fd)
+{
+	int32_t n = -1;
+
+	if (read(fd, &n, sizeof(n)) != sizeof(n))
+		return -errno;
+	return n;
+}
+
+static int wait_in(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, ms) == 1 && (pfd.revents & POLLIN);
+}
+
+TEST_F(uio, irq_blocks_wakes_and_counts)
+{
+	volatile uint64_t *afu = map_afu(_metadata, self);
+	long long raised = sim_count(self, "user_irqs");
+	int32_t last = 0, n;
+	int flags;
+
+	ASSERT_NE(NULL, afu);
+	/* Nothing yet: poll times out, non-blocking read says EAGAIN */
+	EXPECT_FALSE(wait_in(self->fd, 100));
+	flags = fcntl(self->fd, F_GETFL);
+	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, flags | O_NONBLOCK));
+	EXPECT_EQ(-EAGAIN, read_count(self->fd));
+	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, flags));
+
+	for (int i = 0; i < 5; i++) {
+		/* The handler disabled the irq: user space re-enables it */
+		ASSERT_EQ(0, uio_irq_control(self->fd, 1));
+		afu[NLB_DOORBELL / 8] = 1;
+		n = read_count(self->fd);	/* blocks until it came */
+		EXPECT_GT(n, last);
+		last = n;
+	}
+	EXPECT_EQ(raised + 5, sim_count(self, "user_irqs"));
+	/* Other vectors are not this device's */
+	ASSERT_EQ(0, uio_irq_control(self->fd, 1));
+	afu[NLB_DOORBELL / 8] = 2;
+	EXPECT_FALSE(wait_in(self->fd, 200));
+	munmap((void *)afu, NLB_AFU_SIZE);
+}
+
+static void *ring_later(void *arg)
+{
+	volatile uint64_t *afu = arg;
+
+	usleep(100000);
+	afu[NLB_DOORBELL / 8] = 1;
+	return NULL;
+}
+
+TEST_F(uio, irq_read_sleeps_until_the_interrupt)
+{
+	volatile uint64_t *afu = map_afu(_metadata, self);
+	double t0;
+	pthread_t t;
+
+	ASSERT_NE(NULL, afu);
+	ASSERT_EQ(0, uio_irq_control(self->fd, 1));
+	t0 = now_ms();
+	ASSERT_EQ(0, pthread_create(&t, NULL, ring_later, (void *)afu));
+	EXPECT_GT(read_count(self->fd), 0);
+	EXPECT_GE(now_ms() - t0, 90);
+	pthread_join(t, NULL);
+	munmap((void *)afu, NLB_AFU_SIZE);
+}
+
+TEST_F(uio, irq_disable_holds_it_pending)
+{
+	volatile uint64_t *afu = map_afu(_metadata, self);
+	long long raised = sim_count(self, "user_irqs");
+	int32_t before;
+
+	ASSERT_NE(NULL, afu);
+	/* Balanced whatever is written: disable twice, enable twice */
+	ASSERT_EQ(0, uio_irq_control(self->fd, 1));
+	ASSERT_EQ(0, uio_irq_control(self->fd, 1));
+	afu[NLB_DOORBELL / 8] = 1;
+	before = read_count(self->fd);
+	ASSERT_GT(before, 0);
+
+	ASSERT_EQ(0, uio_irq_control(self->fd, 1));
+	ASSERT_EQ(0, uio_irq_control(self->fd, 0));
+	ASSERT_EQ(0, uio_irq_control(self->fd, 0));
+	afu[NLB_DOORBELL / 8] = 1;
+	EXPECT_FALSE(wait_in(self->fd, 300));
+	/* It was raised, and is held */
+	EXPECT_EQ(raised + 2, sim_count(self, "user_irqs"));
+	ASSERT_EQ(0, uio_irq_control(self->fd, 1));
+	EXPECT_TRUE(wait_in(self->fd, 2000));
+	EXPECT_EQ(before + 1, read_count(self->fd));
+	munmap((void *)afu, NLB_AFU_SIZE);
+}
+
+TEST_F(uio, bad_reads_and_writes)
+{
+	int32_t on = 1;
+	int64_t big = 1;
+	uint16_t small = 1;
+
+	EXPECT_EQ(-1, write(self->fd, &big, sizeof(big)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, write(self->fd, &small, sizeof(small)));
+	EXPECT_EQ(EINVAL, errno);
+	on = 2;
+	EXPECT_EQ(-1, write(self->fd, &on, sizeof(on)));
+	EXPECT_EQ(EINVAL, errno);
+	on = -1;
+	EXPECT_EQ(-1, write(self->fd, &on, sizeof(on)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, read(self->fd, &big, sizeof(big)));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+/* The hello_fpga flow on the kernel's DMA buffers, completion by irq */
+TEST_F(uio, dma_loopback_with_completion_irq)
+{
+	volatile uint64_t *afu = map_afu(_metadata, self);
+	uint64_t dsm_iova, src_iova, dst_iova;
+	volatile uint64_t *dsm;
+	uint8_t *src, *dst;
+	char path[128];
+
+	ASSERT_NE(NULL, afu);
+	dsm = uio_map(self->fd, self->uio, UIO_MAP_DMA0, PROT_READ | PROT_WRITE);
+	src = uio_map(self->fd, self->uio, UIO_MAP_DMA0 + 1,
+		      PROT_READ | PROT_WRITE);
+	dst = uio_map(self->fd, self->uio, UIO_MAP_DMA0 + 2,
+		      PROT_READ | PROT_WRITE);
+	ASSERT_NE(MAP_FAILED, dsm);
+	ASSERT_NE(MAP_FAILED, src);
+	ASSERT_NE(MAP_FAILED, dst);
+	dsm_iova = uio_map_num(self->uio, UIO_MAP_DMA0, "addr");
+	src_iova = uio_map_num(self->uio, UIO_MAP_DMA0 + 1, "addr");
+	dst_iova = uio_map_num(self->uio, UIO_MAP_DMA0 + 2, "addr");
+	for (int i = 0; i < DMA_SIZE; i++)
+		src[i] = (uint8_t)(i * 7 + 3);
+	memset(dst, 0, DMA_SIZE);
+	memset((void *)dsm, 0, 4096);
+
+	snprintf(path, sizeof(path), DFL_BUS "/devices/%s/reset", self->port);
+	ASSERT_EQ(0, sysfs_write(path, "1"));
+	ASSERT_EQ(0, uio_irq_control(self->fd, 1));
+	nlb_start(afu, dsm_iova, src_iova, dst_iova, DMA_SIZE / NLB_LINE,
+		  NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
+	EXPECT_TRUE(wait_in(self->fd, 20000));
+	EXPECT_GT(read_count(self->fd), 0);
+	EXPECT_EQ(1, dsm[NLB_DSM_STATUS / 8] & 1);
+	nlb_write(afu, NLB_CTL, 7);
+	EXPECT_EQ(0, memcmp(src, dst, DMA_SIZE));
+	EXPECT_EQ(0, sim_count(self, "dma_faults"));
+	munmap((void *)dsm, DMA_SIZE);
+	munmap(src, DMA_SIZE);
+	munmap(dst, DMA_SIZE);
+	munmap((void *)afu, NLB_AFU_SIZE);
+}
+
+/* Every map of the device, mapped; faults() on each */
+struct all_maps {
+	volatile uint64_t *p[UIO_MAX_MAPS];
+};
+
+static void map_all(struct __test_metadata *_metadata, FIXTURE_DATA(uio) *self,
+		    struct all_maps *m)
+{
+	for (int i = 0; i < UIO_MAX_MAPS; i++) {
+		m->p[i] = uio_map(self->fd, self->uio, i, i == UIO_MAP_HDR ?
+				  PROT_READ : PROT_READ | PROT_WRITE);
+		ASSERT_NE(MAP_FAILED, m->p[i]);
+		ASSERT_FALSE(faults(m->p[i]));
+	}
+}
+
+static void expect_all_fault(struct __test_metadata *_metadata,
+			     struct all_maps *m)
+{
+	for (int i = 0; i < UIO_MAX_MAPS; i++) {
+		EXPECT_TRUE(faults(m->p[i])) {
+			TH_LOG("map%d still reachable", i);
+		}
+		/* A page never touched before, too */
+		EXPECT_TRUE(faults(m->p[i] + 4096 / 8 * (i == UIO_MAP_HDR ? 0 : 1)));
+	}
+}
+
+static void unmap_all(struct all_maps *m)
+{
+	for (int i = 0; i < UIO_MAX_MAPS; i++)
+		munmap((void *)m->p[i], i == UIO_MAP_HDR ? 4096 :
+		       i == UIO_MAP_AFU ? NLB_AFU_SIZE : DMA_SIZE);
+}
+
+TEST_F(uio, unbind_with_device_open_and_mapped)
+{
+	struct all_maps m;
+	char name[64];
+	int32_t on = 1;
+	pid_t pid;
+	int st;
+
+	map_all(_metadata, self, &m);
+	snprintf(name, sizeof(name), "%s", self->port);
+	ASSERT_EQ(0, sysfs_write(DFL_BUS "/drivers/uio_fpga/unbind", name));
+	expect_all_fault(_metadata, &m);
+	EXPECT_EQ(-EIO, read_count(self->fd));
+	EXPECT_EQ(-1, write(self->fd, &on, sizeof(on)));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fd,
+				   0));
+	/* A child inherits the revoked mappings: it faults too */
+	pid = fork();
+	if (!pid)
+		_exit(faults(m.p[UIO_MAP_AFU]) ? 0 : 1);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	unmap_all(&m);
+	EXPECT_EQ(0, close(self->fd));
+	self->fd = -1;
+}
+
+TEST_F(uio, del_device_with_device_open_and_mapped)
+{
+	struct all_maps m;
+
+	map_all(_metadata, self, &m);
+	/* A loopback in flight into the DMA buffers while the card goes */
+	nlb_start(m.p[UIO_MAP_AFU],
+		  uio_map_num(self->uio, UIO_MAP_DMA0, "addr"),
+		  uio_map_num(self->uio, UIO_MAP_DMA0 + 1, "addr"),
+		  uio_map_num(self->uio, UIO_MAP_DMA0 + 2, "addr"),
+		  DMA_SIZE / NLB_LINE, NLB_CFG_HELLO);
+	ASSERT_EQ(0, sim_del(self->card));
+	self->card_gone = 1;
+	expect_all_fault(_metadata, &m);
+	EXPECT_EQ(-EIO, read_count(self->fd));
+	unmap_all(&m);
+	EXPECT_EQ(0, close(self->fd));
+	self->fd = -1;
+}
+
+/* port <-> uio, back and forth, with the other side's mappings held */
+TEST_F(uio, switch_drivers_with_mappings_held)
+{
+	volatile uint64_t *old_uio[3], *old_port[3];
+	int old_fd[3], port_fd[3];
+	char path[96];
+
+	snprintf(path, sizeof(path), "/dev/%s", self->port);
+	for (int round = 0; round < 3; round++) {
+		old_uio[round] = map_afu(_metadata, self);
+		ASSERT_NE(NULL, old_uio[round]);
+		old_uio[round][SCRATCH / 8] = round + 100;
+		old_fd[round] = self->fd;
+
+		ASSERT_EQ(0, port_bind(self->num, "fpga_port"));
+		EXPECT_TRUE(faults(old_uio[round]));
+		port_fd[round] = open(path, O_RDWR);
+		ASSERT_GE(port_fd[round], 0);
+		old_port[round] = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE,
+				       MAP_SHARED, port_fd[round], 0);
+		ASSERT_NE(MAP_FAILED, old_port[round]);
+		EXPECT_EQ(round + 100, old_port[round][SCRATCH / 8]);
+
+		ASSERT_EQ(0, port_bind(self->num, "uio_fpga"));
+		EXPECT_TRUE(faults(old_port[round]));
+		ASSERT_EQ(0, open_uio(self));
+	}
+	for (int round = 0; round < 3; round++) {
+		EXPECT_TRUE(faults(old_uio[round]));
+		EXPECT_TRUE(faults(old_port[round]));
+		munmap((void *)old_uio[round], NLB_AFU_SIZE);
+		munmap((void *)old_port[round], NLB_AFU_SIZE);
+		close(old_fd[round]);
+		close(port_fd[round]);
+	}
+	/* Still a working UIO device after all that */
+	volatile uint64_t *afu = map_afu(_metadata, self);
+
+	ASSERT_NE(NULL, afu);
+	EXPECT_EQ(NLB0_GUID_L, afu[1]);
+	munmap((void *)afu, NLB_AFU_SIZE);
+}
+
+TEST_F(uio, example_driver_runs)
+{
+	EXPECT_EQ(0, run_cmd("uio_nlb_example %s >/dev/null", self->uio));
+}
+
+/* uio_fpga.afu_ids claims the NLB0 port at load and gives it back */
+TEST_F(uio, afu_ids_parameter)
+{
+	char drv[64], path[128];
+
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, port_bind(self->num, "fpga_port"));
+	/* port_bind left fpga_port as the override: clear it */
+	snprintf(path, sizeof(path), DFL_BUS "/devices/%s/driver_override",
+		 self->port);
+	ASSERT_EQ(0, sysfs_write(path, "\n"));
+	ASSERT_EQ(0, run_cmd("modprobe -r uio_fpga"));
+	ASSERT_EQ(0, run_cmd("modprobe uio_fpga afu_ids=d8424dc4-a4a3-c413-f89e-433683f9040b"));
+	ASSERT_EQ(0, port_driver(self->num, drv, sizeof(drv)));
+	EXPECT_STREQ("uio_fpga", drv);
+	ASSERT_EQ(0, run_cmd("modprobe -r uio_fpga"));
+	ASSERT_EQ(0, port_driver(self->num, drv, sizeof(drv)));
+	EXPECT_STREQ("fpga_port", drv);
+	ASSERT_EQ(0, run_cmd("modprobe uio_fpga afu_ids=00000000000000000000000000000001"));
+	ASSERT_EQ(0, port_driver(self->num, drv, sizeof(drv)));
+	EXPECT_STREQ("fpga_port", drv);
+	EXPECT_NE(0, run_cmd("modprobe -r uio_fpga && modprobe uio_fpga afu_ids=xyz 2>/dev/null"));
+	run_cmd("modprobe uio_fpga");
+}
+
+TEST_HARNESS_MAIN
