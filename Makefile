@@ -59,9 +59,10 @@ modules:
 
 # W=1, warnings as errors, sparse: any diagnostic fails the build
 modules-check: clean-modules
-	@$(KBUILD) W=1 C=1 KCFLAGS=-Werror modules 2>&1 | tee $(BUILD)/modules-check.log
-	@if grep -E 'warning:|error:' $(BUILD)/modules-check.log; then \
-		echo "modules-check: diagnostics above"; exit 1; fi
+	@$(KBUILD) W=1 C=1 KCFLAGS=-Werror modules > $(BUILD)/modules-check.log 2>&1; \
+		rc=$$?; cat $(BUILD)/modules-check.log; \
+		if [ $$rc -ne 0 ] || grep -iE 'warning:|error:' $(BUILD)/modules-check.log; then \
+			echo "modules-check: failed or diagnostics above"; exit 1; fi
 
 clean-modules:
 	@mkdir -p $(BUILD)
