@@ -214,21 +214,29 @@ static const struct attribute_group fpga_pmu_format_group = {
  * @evtype:	event type of the event it names
  * @event:	the event it names; a .unit or .scale file names its
  *		event, so that both are shown or hidden together
+ * @per_port:	the alias leaves portid to the user ("portid=?")
  * @text:	NULL for the alias itself, else the .unit or .scale text
  */
 struct fpga_pmu_event_attr {
 	struct device_attribute attr;
 	unsigned int evtype;
 	unsigned int event;
+	bool per_port;
 	const char *text;
 };
 
-/* An alias counts the whole card; "portid=N" after it picks port N */
+/*
+ * The config an alias stands for: the card total, or port 0 for a
+ * per-port alias (to decide whether the card has it).  perf 6.1 ORs the
+ * terms written after an alias into its config, so "dma_rd_bytes,portid=1"
+ * would stay 0xff: per port is "port_dma_rd_bytes,portid=1".
+ */
 static u64 fpga_pmu_event_config(const struct fpga_pmu_event_attr *ea)
 {
 	return fpga_pmu_field_prep(FPGA_PMU_FIELD_EVENT, ea->event) |
 	       fpga_pmu_field_prep(FPGA_PMU_FIELD_EVTYPE, ea->evtype) |
-	       fpga_pmu_field_prep(FPGA_PMU_FIELD_PORTID, FPGA_PMU_PORTID_CARD);
+	       fpga_pmu_field_prep(FPGA_PMU_FIELD_PORTID,
+				   ea->per_port ? 0 : FPGA_PMU_PORTID_CARD);
 }
 
 static ssize_t fpga_pmu_event_show(struct device *dev,
@@ -241,44 +249,63 @@ static ssize_t fpga_pmu_event_show(struct device *dev,
 
 	if (ea->text)
 		return sysfs_emit(buf, "%s\n", ea->text);
-	for (id = 0; id < FPGA_PMU_NUM_FIELDS; id++)
-		len += sysfs_emit_at(buf, len, "%s%s=0x%02x", id ? "," : "",
-				     fpga_pmu_fields[id].attr.attr.name,
-				     fpga_pmu_field_get(config, id));
+	for (id = 0; id < FPGA_PMU_NUM_FIELDS; id++) {
+		len += sysfs_emit_at(buf, len, "%s%s=", id ? "," : "",
+				     fpga_pmu_fields[id].attr.attr.name);
+		if (id == FPGA_PMU_FIELD_PORTID && ea->per_port)
+			len += sysfs_emit_at(buf, len, "?");
+		else
+			len += sysfs_emit_at(buf, len, "0x%02x",
+					     fpga_pmu_field_get(config, id));
+	}
 	return len + sysfs_emit_at(buf, len, "\n");
 }
 
-#define FPGA_PMU_EVENT_FILE(_file, _evtype, _event, _text) {		\
+#define FPGA_PMU_EVENT_FILE(_file, _evtype, _event, _port, _text) {	\
 	.attr = {							\
 		.attr	= { .name = (_file), .mode = 0444 },		\
 		.show	= fpga_pmu_event_show,				\
 	},								\
-	.evtype	= (_evtype),						\
-	.event	= (_event),						\
-	.text	= (_text),						\
+	.evtype		= (_evtype),					\
+	.event		= (_event),					\
+	.per_port	= (_port),					\
+	.text		= (_text),					\
 }
 
-#define FPGA_PMU_BANK_EVENT(_file, _event, _text)			\
-	FPGA_PMU_EVENT_FILE(_file, FPGA_PMU_EVTYPE_BANK, _event, _text)
+/* A counter of the bank: NAME counts the card, port_NAME one port */
+#define FPGA_PMU_CARD(_file, _event, _text)				\
+	FPGA_PMU_EVENT_FILE(_file, FPGA_PMU_EVTYPE_BANK, _event, false, _text)
+#define FPGA_PMU_PORT(_file, _event, _text)				\
+	FPGA_PMU_EVENT_FILE(_file, FPGA_PMU_EVTYPE_BANK, _event, true, _text)
 
 /* Every counter of the card, by name; bytes are shown as bytes */
 static struct fpga_pmu_event_attr fpga_pmu_events[] = {
 	FPGA_PMU_EVENT_FILE("clock", FPGA_PMU_EVTYPE_BASIC,
-			    FPGA_PMU_EVENT_CLOCK, NULL),
-	FPGA_PMU_BANK_EVENT("dma_rd_bytes", CNTR_EVT_DMA_RD_BYTES, NULL),
-	FPGA_PMU_BANK_EVENT("dma_rd_bytes.unit", CNTR_EVT_DMA_RD_BYTES,
-			    "bytes"),
-	FPGA_PMU_BANK_EVENT("dma_rd_bytes.scale", CNTR_EVT_DMA_RD_BYTES, "1"),
-	FPGA_PMU_BANK_EVENT("dma_wr_bytes", CNTR_EVT_DMA_WR_BYTES, NULL),
-	FPGA_PMU_BANK_EVENT("dma_wr_bytes.unit", CNTR_EVT_DMA_WR_BYTES,
-			    "bytes"),
-	FPGA_PMU_BANK_EVENT("dma_wr_bytes.scale", CNTR_EVT_DMA_WR_BYTES, "1"),
-	FPGA_PMU_BANK_EVENT("dma_rd_lines", CNTR_EVT_DMA_RD_LINES, NULL),
-	FPGA_PMU_BANK_EVENT("dma_wr_lines", CNTR_EVT_DMA_WR_LINES, NULL),
-	FPGA_PMU_BANK_EVENT("user_irqs", CNTR_EVT_USER_IRQS, NULL),
-	FPGA_PMU_BANK_EVENT("error_irqs", CNTR_EVT_ERROR_IRQS, NULL),
-	FPGA_PMU_BANK_EVENT("resets", CNTR_EVT_RESETS, NULL),
-	FPGA_PMU_BANK_EVENT("dma_faults", CNTR_EVT_DMA_FAULTS, NULL),
+			    FPGA_PMU_EVENT_CLOCK, false, NULL),
+	FPGA_PMU_CARD("dma_rd_bytes", CNTR_EVT_DMA_RD_BYTES, NULL),
+	FPGA_PMU_PORT("port_dma_rd_bytes", CNTR_EVT_DMA_RD_BYTES, NULL),
+	FPGA_PMU_CARD("dma_rd_bytes.unit", CNTR_EVT_DMA_RD_BYTES, "bytes"),
+	FPGA_PMU_CARD("dma_rd_bytes.scale", CNTR_EVT_DMA_RD_BYTES, "1"),
+	FPGA_PMU_PORT("port_dma_rd_bytes.unit", CNTR_EVT_DMA_RD_BYTES, "bytes"),
+	FPGA_PMU_PORT("port_dma_rd_bytes.scale", CNTR_EVT_DMA_RD_BYTES, "1"),
+	FPGA_PMU_CARD("dma_wr_bytes", CNTR_EVT_DMA_WR_BYTES, NULL),
+	FPGA_PMU_PORT("port_dma_wr_bytes", CNTR_EVT_DMA_WR_BYTES, NULL),
+	FPGA_PMU_CARD("dma_wr_bytes.unit", CNTR_EVT_DMA_WR_BYTES, "bytes"),
+	FPGA_PMU_CARD("dma_wr_bytes.scale", CNTR_EVT_DMA_WR_BYTES, "1"),
+	FPGA_PMU_PORT("port_dma_wr_bytes.unit", CNTR_EVT_DMA_WR_BYTES, "bytes"),
+	FPGA_PMU_PORT("port_dma_wr_bytes.scale", CNTR_EVT_DMA_WR_BYTES, "1"),
+	FPGA_PMU_CARD("dma_rd_lines", CNTR_EVT_DMA_RD_LINES, NULL),
+	FPGA_PMU_PORT("port_dma_rd_lines", CNTR_EVT_DMA_RD_LINES, NULL),
+	FPGA_PMU_CARD("dma_wr_lines", CNTR_EVT_DMA_WR_LINES, NULL),
+	FPGA_PMU_PORT("port_dma_wr_lines", CNTR_EVT_DMA_WR_LINES, NULL),
+	FPGA_PMU_CARD("user_irqs", CNTR_EVT_USER_IRQS, NULL),
+	FPGA_PMU_PORT("port_user_irqs", CNTR_EVT_USER_IRQS, NULL),
+	FPGA_PMU_CARD("error_irqs", CNTR_EVT_ERROR_IRQS, NULL),
+	FPGA_PMU_PORT("port_error_irqs", CNTR_EVT_ERROR_IRQS, NULL),
+	FPGA_PMU_CARD("resets", CNTR_EVT_RESETS, NULL),
+	FPGA_PMU_PORT("port_resets", CNTR_EVT_RESETS, NULL),
+	FPGA_PMU_CARD("dma_faults", CNTR_EVT_DMA_FAULTS, NULL),
+	FPGA_PMU_PORT("port_dma_faults", CNTR_EVT_DMA_FAULTS, NULL),
 };
 
 /* Filled from fpga_pmu_events[] at module init */

@@ -143,6 +143,13 @@ TEST_F(pmu, sysfs_abi)
 			 "event=0x%02x,evtype=0x01,portid=0xff", i);
 		EXPECT_STREQ(want, buf);
 	}
+	/* Per port: the user gives portid */
+	pmu_path(self->num, "events/port_user_irqs", path, sizeof(path));
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("event=0x04,evtype=0x01,portid=?", buf);
+	pmu_path(self->num, "events/port_dma_wr_bytes.unit", path, sizeof(path));
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("bytes", buf);
 	pmu_path(self->num, "events/dma_rd_bytes.unit", path, sizeof(path));
 	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
 	EXPECT_STREQ("bytes", buf);
