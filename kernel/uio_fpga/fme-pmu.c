@@ -571,7 +571,8 @@ static void fpga_pmu_release_work(struct work_struct *work)
  * Caller holds fpga_pmu_list_lock.
  *
  * Return: 0 if not, -EAGAIN if it is being released, -EBUSY if perf
- * events of the removed card still hold it.
+ * events of the removed card still hold it, -EEXIST if its card is
+ * still there (card numbers are unique: never).
  */
 static int fpga_pmu_busy(int card_id)
 {
@@ -584,7 +585,10 @@ static int fpga_pmu_busy(int card_id)
 		if (fpmu->card_id != card_id)
 			continue;
 		raw_spin_lock_irqsave(&fpmu->lock, flags);
-		ret = fpmu->nr_events ? -EBUSY : -EAGAIN;
+		if (fpmu->base)
+			ret = -EEXIST;
+		else
+			ret = fpmu->nr_events ? -EBUSY : -EAGAIN;
 		raw_spin_unlock_irqrestore(&fpmu->lock, flags);
 		break;
 	}
@@ -660,6 +664,10 @@ struct fpga_pmu *fpga_pmu_card_add(struct fpga_dfl_device *fdev)
 		/* Its release work is queued: let it free the name */
 		mutex_unlock(&fpga_pmu_list_lock);
 		flush_workqueue(fpga_pmu_wq);
+	}
+	if (ret == -EEXIST) {
+		mutex_unlock(&fpga_pmu_list_lock);
+		return ERR_PTR(ret);
 	}
 	if (ret) {
 		mutex_unlock(&fpga_pmu_list_lock);
