@@ -32,13 +32,30 @@ ring()
 	done
 }
 
-# Under "perf stat -- sh -c", ring runs as "$SELF --ring ..."
+# loopback PORT SIZE: fpgactl dma loopback, tried again if the port's
+# reset timed out (a loaded emulator): that attempt moved no data
+loopback()
+{
+	for _ in 1 2 3; do
+		fpgactl dma loopback "$1" --size "$2" > /dev/null && return 0
+	done
+	return 1
+}
+
+# Under "perf stat -- sh -c", these run as "$SELF --ring ..."
 SELF="sh $(readlink -f "$0")"
-if [ "$1" = --ring ]; then
+case "$1" in
+--ring)
 	shift
 	ring "$@"
 	exit
-fi
+	;;
+--loopback)
+	shift
+	loopback "$@"
+	exit
+	;;
+esac
 
 T=$(mktemp -d) || exit 1
 ID_A=$((4000 + $$ % 1000))
@@ -170,7 +187,7 @@ t_list()
 t_alias_exact()
 {
 	ev=fpga_pmu_$A/dma_rd_bytes/,fpga_pmu_$A/dma_wr_lines/
-	pstat -e "$ev" -- fpgactl dma loopback "$PA" --size 1M
+	pstat -e "$ev" -- $SELF --loopback "$PA" 1M
 	eq "perf stat exit" "$RC" 0 || return 1
 	eq dma_rd_bytes "$(val "fpga_pmu_$A/dma_rd_bytes/")" 1048576 &&
 	eq dma_wr_lines "$(val "fpga_pmu_$A/dma_wr_lines/")" 16384 &&
@@ -180,7 +197,7 @@ t_alias_exact()
 t_raw_exact()
 {
 	ev="fpga_pmu_$A/event=0x2,evtype=0x1,portid=0x0/"
-	pstat -e "$ev" -- fpgactl dma loopback "$PA" --size 256K
+	pstat -e "$ev" -- $SELF --loopback "$PA" 256K
 	eq "perf stat exit" "$RC" 0 &&
 	eq "raw dma_rd_lines port 0" "$(val "$ev")" 4096
 }
@@ -188,7 +205,7 @@ t_raw_exact()
 # fpga_pmu/.../ counts on every card; --no-merge shows each
 t_all_cards()
 {
-	cmd="fpgactl dma loopback $PA --size 1M && fpgactl dma loopback $PB --size 512K"
+	cmd="$SELF --loopback $PA 1M && $SELF --loopback $PB 512K"
 	pstat -e fpga_pmu/dma_rd_bytes/ -- sh -c "$cmd"
 	eq "perf stat exit" "$RC" 0 || return 1
 	got=$(awk -F';' '$3 ~ /dma_rd_bytes/ { s += $1 } END { print s }' "$T/stat")
@@ -203,21 +220,25 @@ t_irqs_resets_exact()
 {
 	ev="fpga_pmu_$A/user_irqs/,fpga_pmu_$A/port_user_irqs,portid=0x0/"
 	ev="$ev,fpga_pmu_$A/port_user_irqs,portid=0x1/,fpga_pmu_$A/resets/"
+	resets=$SIM/devices/fpga_sim$ID_A/port0/resets
 	hold "$PA"
-	pstat -e "$ev" -- sh -c "$SELF --ring $ID_A $PA 5 && fpgactl reset $PA && fpgactl reset $PA"
+	# A reset that times out on a loaded emulator may or may not have
+	# been seen by the card: the card's own counter says what it saw
+	pstat -e "$ev" -- sh -c "cat $resets > $T/r0 && $SELF --ring $ID_A $PA 5 && { fpgactl reset $PA; fpgactl reset $PA; cat $resets > $T/r1; }"
 	release
 	eq "perf stat exit" "$RC" 0 || return 1
+	saw=$(($(cat "$T/r1") - $(cat "$T/r0")))
 	eq user_irqs "$(val "fpga_pmu_$A/user_irqs/")" 5 &&
 	eq "user_irqs port 0" "$(val "fpga_pmu_$A/port_user_irqs,portid=0x0/")" 5 &&
 	eq "user_irqs port 1" "$(val "fpga_pmu_$A/port_user_irqs,portid=0x1/")" 0 &&
-	eq resets "$(val "fpga_pmu_$A/resets/")" 2
+	[ "$saw" -ge 1 ] && eq resets "$(val "fpga_pmu_$A/resets/")" "$saw"
 }
 
 # Interval reads add up to the total (prev_count is not re-counted)
 t_interval_total()
 {
 	before=$(cat $SIM/devices/fpga_sim$ID_A/port0/dma_rd_bytes)
-	cmd="for i in 1 2 3 4 5 6; do fpgactl dma loopback $PA --size 4M > /dev/null || exit 1; done"
+	cmd="for i in 1 2 3 4 5 6; do $SELF --loopback $PA 4M || exit 1; done"
 	pstat -I 100 -e "fpga_pmu_$A/dma_rd_bytes/" -- sh -c "$cmd"
 	eq "perf stat exit" "$RC" 0 || return 1
 	after=$(cat $SIM/devices/fpga_sim$ID_A/port0/dma_rd_bytes)

