@@ -6,7 +6,8 @@
  * FME error interrupt ioctls; sysfs shows the FME header (ports_num,
  * bitstream_id, ...).  Partial reconfiguration and SR-IOV port assignment
  * are not offered: those ioctls get -EINVAL, as upstream answers for a
- * feature the FME does not have.
+ * feature the FME does not have.  A card with a counter bank gets a perf
+ * PMU (fme-pmu.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,6 +21,7 @@
 #include <linux/slab.h>
 
 #include "dfl-core.h"
+#include "fme.h"
 
 #define FPGA_FME_MINORS	64
 
@@ -34,6 +36,7 @@
  * @excl:	opened with O_EXCL
  * @hdr:	FME header registers
  * @err_irqs:	the global error interrupt
+ * @pmu:	perf PMU of the counter bank, or NULL
  */
 struct fpga_fme {
 	struct device chardev;
@@ -45,6 +48,7 @@ struct fpga_fme {
 	bool excl;
 	void __iomem *hdr;
 	struct fpga_dfl_irqs err_irqs;
+	struct fpga_pmu *pmu;
 };
 
 static dev_t fpga_fme_devt;
@@ -250,14 +254,22 @@ static int fpga_fme_probe(struct fpga_dfl_device *fdev)
 	if (ret)
 		goto err_put;
 
+	fme->pmu = fpga_pmu_card_add(fdev);
+	if (IS_ERR(fme->pmu)) {
+		ret = PTR_ERR(fme->pmu);
+		goto err_free_irqs;
+	}
+
 	dev_set_drvdata(&fdev->dev, fme);
 	cdev_init(&fme->cdev, &fpga_fme_fops);
 	fme->cdev.owner = THIS_MODULE;
 	ret = cdev_device_add(&fme->cdev, &fme->chardev);
 	if (ret)
-		goto err_free_irqs;
+		goto err_remove_pmu;
 	return 0;
 
+err_remove_pmu:
+	fpga_pmu_card_remove(fme->pmu);
 err_free_irqs:
 	fpga_dfl_irqs_free(&fme->err_irqs);
 err_put:
@@ -269,6 +281,7 @@ static void fpga_fme_remove(struct fpga_dfl_device *fdev)
 {
 	struct fpga_fme *fme = dev_get_drvdata(&fdev->dev);
 
+	fpga_pmu_card_remove(fme->pmu);
 	cdev_device_del(&fme->cdev, &fme->chardev);
 	down_write(&fme->unplug);
 	fme->gone = true;
@@ -296,10 +309,13 @@ static int __init fpga_fme_init(void)
 {
 	int ret;
 
+	ret = fpga_pmu_init();
+	if (ret)
+		return ret;
 	ret = alloc_chrdev_region(&fpga_fme_devt, 0, FPGA_FME_MINORS,
 				  "fpga_fme");
 	if (ret)
-		return ret;
+		goto err_pmu;
 	ret = class_register(&fpga_fme_class);
 	if (ret)
 		goto err_chrdev;
@@ -312,6 +328,8 @@ err_class:
 	class_unregister(&fpga_fme_class);
 err_chrdev:
 	unregister_chrdev_region(fpga_fme_devt, FPGA_FME_MINORS);
+err_pmu:
+	fpga_pmu_exit();
 	return ret;
 }
 
@@ -320,11 +338,12 @@ static void __exit fpga_fme_exit(void)
 	fpga_dfl_driver_unregister(&fpga_fme_driver);
 	class_unregister(&fpga_fme_class);
 	unregister_chrdev_region(fpga_fme_devt, FPGA_FME_MINORS);
+	fpga_pmu_exit();
 }
 
 module_init(fpga_fme_init);
 module_exit(fpga_fme_exit);
 
-MODULE_DESCRIPTION("DFL FPGA FME driver: /dev/fpga-fme.N");
+MODULE_DESCRIPTION("DFL FPGA FME driver: /dev/fpga-fme.N, perf PMU fpga_pmu_N");
 MODULE_LICENSE("GPL");
 MODULE_ALIAS("fpga_dfl:t0004f0000");

@@ -141,7 +141,7 @@ t_help()
 	expect 0 "" $FPGACTL --help || return 1
 	for c in "list" "info PORT" "reset PORT" "mmio read" "mmio write" \
 		 "mmio dump" "dma loopback" "errors PORT" "irq wait" \
-		 "sim add" "sim del"; do
+		 "sim add" "sim del" "perf PORT|CARD"; do
 		out_has "fpgactl $c" || return 1
 	done
 	expect 0 "" $FPGACTL help || return 1
@@ -157,7 +157,7 @@ t_help_levels()
 		out_has "fpgactl $obj " || return 1
 	done
 	for c in list info reset "mmio read" "mmio write" "mmio dump" \
-		 "dma loopback" errors "irq wait" "sim add" "sim del"; do
+		 "dma loopback" errors "irq wait" "sim add" "sim del" perf; do
 		expect 0 "" $FPGACTL $c --help || return 1
 		out_has "^Usage: fpgactl .*$c" || return 1
 		[ -s "$T/err" ] && { diag "$c --help wrote to stderr"; return 1; }
@@ -215,6 +215,18 @@ t_usage_numbers()
 		$FPGACTL dma loopback 0 --size 64 --timeout soon || return 1
 	usage "--vector: '4096' is too large" $FPGACTL irq wait 0 --vector 4096 || return 1
 	usage "--timeout: '-1' is not a number" $FPGACTL irq wait 0 --timeout=-1
+}
+
+t_usage_perf()
+{
+	usage "missing argument" $FPGACTL perf || return 1
+	usage "no command after '--'" $FPGACTL perf 0 -- || return 1
+	usage "--time and a command exclude each other" \
+		$FPGACTL perf 0 --time 10 -- true || return 1
+	usage "--time: 'soon' is not a number" $FPGACTL perf 0 --time soon || return 1
+	usage "'fpga_pmu_x' is not a card" $FPGACTL perf fpga_pmu_x || return 1
+	usage "'fpga-fme.x' is not a card" $FPGACTL perf fpga-fme.x || return 1
+	usage "unexpected argument 'x'" $FPGACTL perf 0 x
 }
 
 t_usage_ports()
@@ -310,6 +322,15 @@ t_fake_errors()
 		$FPGACTL errors 6 || return 1
 	expect 1 "fpga-port.9: no such port (see 'fpgactl list')" env FPGA_SYSFS_ROOT=$T/sys \
 		$FPGACTL errors 9
+}
+
+t_fake_perf()
+{
+	expect 1 "fpga_pmu_7: no such PMU (is fpga_fme loaded, does card 7 have a counter bank?)" \
+		env FPGA_SYSFS_ROOT=$T/sys $FPGACTL perf fpga_pmu_7 --time 1 || return 1
+	expect 1 "fpga_pmu_4: no such PMU" \
+		env FPGA_SYSFS_ROOT=$T/sys $FPGACTL -j perf /dev/fpga-fme.4 --time 1 || return 1
+	[ ! -s "$T/out" ] || { diag "stdout not empty"; return 1; }
 }
 
 t_fake_sim()
@@ -544,6 +565,39 @@ t_irq_timeout()
 		$FPGACTL irq wait $PORT --vector 4095 --timeout 200
 }
 
+# The FME driver brings the PMU
+need_fme()
+{
+	[ -d /sys/module/fpga_fme ] && return 0
+	modprobe fpga_fme 2> "$T/err" || { show; return 1; }
+	DRV_MODULES="fpga_fme $DRV_MODULES"
+}
+
+t_perf_port()
+{
+	need_fme || return 1
+	expect 0 "" $FPGACTL -j perf $PORT -- \
+		$FPGACTL dma loopback $PORT --size 1M || return 1
+	out_has '"dma_rd_bytes":1048576,' || return 1
+	out_has '"dma_wr_lines":16384,' || return 1
+	out_has '"dma_faults":0' || return 1
+	# COMMAND's failure is perf's
+	expect 1 "false: exited with 1" $FPGACTL perf $PORT -- false || return 1
+	expect 1 "No such file" $FPGACTL perf $PORT -- /nonexistent
+}
+
+t_perf_card()
+{
+	need_fme || return 1
+	for d in /sys/bus/fpga_sim/devices/fpga_sim$SIM_ID/fpga-fme.*; do
+		fme=${d##*/}
+	done
+	expect 0 "" $FPGACTL perf "$fme" --time 50 || return 1
+	out_has "^fpga_pmu_${fme#fpga-fme.} (card ${fme#fpga-fme.}), 0.0[5-9][0-9] s:$" || return 1
+	out_has "^ *[1-9][0-9]*  *clock$" || return 1
+	out_has "^ *[0-9][0-9]* bytes  *dma_rd_bytes$"
+}
+
 t_sim_del()
 {
 	expect 0 "" $FPGACTL sim del $SIM_ID || return 1
@@ -565,12 +619,14 @@ all_tests()
 	t none "missing arguments are usage errors" t_usage_missing
 	t none "bad numbers, widths and alignment are usage errors" t_usage_numbers
 	t none "bad and missing ports" t_usage_ports
+	t none "perf rejects bad arguments" t_usage_perf
 	t none "sim add and del reject bad arguments" t_usage_sim
 	[ -z "$COUNT_ONLY" ] && fake_sysfs
 	t none "list from sysfs alone, text and JSON" t_fake_list
 	t none "list without an fpga_dfl bus" t_fake_list_empty
 	t none "errors from sysfs" t_fake_errors
 	t none "sim add and del write new_device and del_device" t_fake_sim
+	t none "perf without the PMU fails" t_fake_perf
 
 	[ -z "$COUNT_ONLY" ] && setup_e2e
 	t sim "e2e: sim add creates a card with 2 ports" t_sim_add
@@ -585,6 +641,8 @@ all_tests()
 	t drv "e2e: dma loopback 1 MiB" t_dma_1m
 	t drv "e2e: dma loopback 64 MiB (JSON)" t_dma_64m
 	t drv "e2e: errors and --clear" t_errors
+	t drv "e2e: perf PORT -- dma loopback counts exactly (JSON)" t_perf_port
+	t drv "e2e: perf CARD --time counts the card's clock" t_perf_card
 	t uirq "e2e: irq wait sees a doorbell interrupt" t_irq_doorbell
 	t uirq "e2e: irq wait times out" t_irq_timeout
 	t sim "e2e: sim del removes the card" t_sim_del

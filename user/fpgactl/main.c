@@ -37,6 +37,16 @@ static const struct fc_cmd fc_top_cmds[] = {
 		  "  --clear    write the current errors value back to clear it" },
 	{ .name = "irq", .path = "irq", .run = fc_run_object,
 	  .sub = fc_irq_cmds },
+	{ .name = "perf", .path = "perf",
+	  .args = "PORT|CARD [--time MS] [-- COMMAND [ARG...]]",
+	  .run = fc_cmd_perf,
+	  .help = "Count with the card's perf PMU (fpga_pmu_N) while COMMAND runs, or\n"
+		  "for MS milliseconds (default 1000), and print every counter: DMA\n"
+		  "bytes and lines, interrupts, resets, DMA faults.  A PORT counts that\n"
+		  "port; a CARD (fpga_pmu_N, fpga-fme.N or /dev/fpga-fme.N) the whole\n"
+		  "card, with its clock.  Needs no perf tool.  Fails if COMMAND does.\n\n"
+		  "Options:\n"
+		  "  -t, --time MS    count for MS milliseconds (no COMMAND)" },
 	{ .name = "sim", .path = "sim", .run = fc_run_object,
 	  .sub = fc_sim_cmds },
 	{ .name = "buf", .path = "buf", .run = fc_run_object,

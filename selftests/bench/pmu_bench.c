@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pmu_bench: the cost of reading a card counter through its perf PMU
+ * (read() on the event's fd), against a software event
+ * (PERF_COUNT_SW_CPU_CLOCK) read the same way, in the same guest, in
+ * turns (BEST_PAIR):
+ *
+ *   pmu_read_local     the reader runs on the PMU's CPU (cpumask)
+ *   pmu_read_remote    the reader runs on another CPU: perf sends an IPI
+ *                      to the event's CPU, for both events alike
+ *   pmu_read_group     one read of a group of the 9 card counters, per
+ *                      counter, against 9 single reads
+ *
+ * Prints a table, and the same figures as JSON between BENCH-JSON-BEGIN
+ * and BENCH-JSON-END lines (the host stores them in build/bench.json).
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_util.h"
+#include "nlb_util.h"
+
+struct result {
+	char name[48];
+	double value;		/* measured */
+	const char *unit;
+	double baseline;	/* same metric for the baseline */
+	const char *baseline_name;
+	double ratio;		/* speed relative to the baseline (>1 faster) */
+};
+
+static struct result results[16];
+static int nresults;
+
+static void add(const char *name, double value, const char *unit,
+		double baseline, const char *baseline_name)
+{
+	struct result *r = &results[nresults++];
+
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->value = value;
+	r->unit = unit;
+	r->baseline = baseline;
+	r->baseline_name = baseline_name;
+	r->ratio = baseline / value;
+}
+
+/* Best times of two measurements taken in turns (see port_bench.c) */
+#define BEST_PAIR(reps, a_ns, a_body, b_ns, b_body) do {	\
+	a_ns = b_ns = 1e300;					\
+	for (int __r = 0; __r < (reps); __r++) {		\
+		double __t0 = now_ms(), __t;			\
+		a_body;						\
+		__t = (now_ms() - __t0) * 1e6;			\
+		a_ns = __t < a_ns ? __t : a_ns;			\
+		__t0 = now_ms();				\
+		b_body;						\
+		__t = (now_ms() - __t0) * 1e6;			\
+		b_ns = __t < b_ns ? __t : b_ns;			\
+	}							\
+} while (0)
+
+#define REPS	7
+#define READS	20000
+
+static uint64_t sink;
+
+static void read_loop(int fd, size_t size, long n)
+{
+	uint64_t buf[16];
+
+	for (long i = 0; i < n; i++) {
+		if (read(fd, buf, size) != (ssize_t)size) {
+			perror("read");
+			exit(1);
+		}
+		sink += buf[0];
+	}
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		exit(1);
+	}
+}
+
+static void bench_read(const char *name, int fpga, int sw, int cpu)
+{
+	double t_fpga, t_sw;
+
+	pin(cpu);
+	BEST_PAIR(REPS, t_fpga, read_loop(fpga, 8, READS),
+		  t_sw, read_loop(sw, 8, READS));
+	add(name, t_fpga / READS, "ns/read", t_sw / READS, "sw cpu-clock read");
+}
+
+static void print_results(void)
+{
+	printf("%-22s %12s %-10s %12s %-20s %7s\n", "benchmark", "value",
+	       "unit", "baseline", "baseline is", "ratio");
+	for (int i = 0; i < nresults; i++) {
+		struct result *r = &results[i];
+
+		printf("%-22s %12.1f %-10s %12.1f %-20s %7.2f\n", r->name,
+		       r->value, r->unit, r->baseline, r->baseline_name,
+		       r->ratio);
+	}
+	printf("BENCH-JSON-BEGIN\n{\"benchmark\": \"pmu\", \"results\": [\n");
+	for (int i = 0; i < nresults; i++) {
+		struct result *r = &results[i];
+
+		printf("  {\"name\": \"%s\", \"value\": %.6g, \"unit\": \"%s\", "
+		       "\"baseline\": %.6g, \"baseline_is\": \"%s\", "
+		       "\"ratio\": %.6g, \"target\": 0}%s\n",
+		       r->name, r->value, r->unit, r->baseline,
+		       r->baseline_name, r->ratio,
+		       i + 1 < nresults ? "," : "");
+	}
+	printf("]}\nBENCH-JSON-END\n");
+}
+
+int main(void)
+{
+	struct perf_event_attr sw_attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(sw_attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+	};
+	unsigned int card = sim_random_id();
+	int num, cpu, ncpu, fpga, sw, leader, fds[EV_NUM];
+	double t_grp, t_single;
+	uint32_t type;
+
+	if (run_cmd("modprobe fpga_sim && modprobe fpga_fme") ||
+	    sim_add(card, 1)) {
+		fprintf(stderr, "pmu_bench: cannot create a simulated card\n");
+		return 1;
+	}
+	num = sim_card_number(card);
+	type = pmu_read_num(num, "type");
+	cpu = pmu_read_num(num, "cpumask");
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (num < 0 || (int)type <= 0 || cpu < 0) {
+		fprintf(stderr, "pmu_bench: no fpga_pmu for card %d\n", num);
+		return 1;
+	}
+
+	fpga = perf_open(type, PMU_BANK(EV_DMA_RD_BYTES, PMU_CARD), cpu, -1);
+	sw = perf_open_attr(&sw_attr, -1, cpu, -1);
+	if (fpga < 0 || sw < 0) {
+		fprintf(stderr, "pmu_bench: perf_event_open: %s\n",
+			strerror(-(fpga < 0 ? fpga : sw)));
+		return 1;
+	}
+	bench_read("pmu_read_local", fpga, sw, cpu);
+	if (ncpu > 1)
+		bench_read("pmu_read_remote", fpga, sw, (cpu + 1) % ncpu);
+
+	/* A group of every card counter: one read for all of them */
+	pin(cpu);
+	leader = -1;
+	for (int e = 0; e < EV_NUM; e++) {
+		struct perf_event_attr attr = {
+			.type = type, .size = sizeof(attr),
+			.config = PMU_BANK(e, PMU_CARD),
+			.read_format = PERF_FORMAT_GROUP,
+		};
+
+		fds[e] = perf_open_attr(&attr, -1, cpu, leader);
+		if (fds[e] < 0) {
+			fprintf(stderr, "pmu_bench: group: %s\n",
+				strerror(-fds[e]));
+			return 1;
+		}
+		if (e == 0)
+			leader = fds[0];
+	}
+	BEST_PAIR(REPS, t_grp,
+		  read_loop(leader, (EV_NUM + 1) * 8, READS / 4),
+		  t_single, for (int e = 0; e < EV_NUM; e++)
+				read_loop(sw, 8, READS / 4 / EV_NUM));
+	/* Per counter: a group read against one single read each */
+	add("pmu_read_group", t_grp / (READS / 4) / EV_NUM, "ns/counter",
+	    t_single / (READS / 4 / EV_NUM * EV_NUM), "sw cpu-clock read");
+
+	for (int e = EV_NUM - 1; e >= 0; e--)
+		close(fds[e]);
+	close(fpga);
+	close(sw);
+	sim_del(card);
+	run_cmd("modprobe -r fpga_fme fpga_sim fpga_dfl");
+	print_results();
+	return 0;
+}
