@@ -81,6 +81,8 @@ struct fpga_dfl_feature {
  * @afu_guid_l: low 64 bits of the AFU's GUID
  * @afu_guid_h: high 64 bits of the AFU's GUID
  * @driver_override: name of the only driver allowed to bind, or NULL
+ * @removed:	the card is being removed: the core no longer reads the
+ *		registers (set under fpga_dfl_hw_rwsem held for writing)
  *
  * Everything here describes hardware: it must not be touched after the
  * bound driver's remove() has returned, because the card may be gone.
@@ -100,6 +102,7 @@ struct fpga_dfl_device {
 	u64 afu_guid_l;
 	u64 afu_guid_h;
 	const char *driver_override;
+	bool removed;
 };
 
 #define to_fpga_dfl_device(d) container_of(d, struct fpga_dfl_device, dev)
@@ -114,11 +117,24 @@ struct fpga_dfl_device_id {
 	u16 fiu_id;
 };
 
+/**
+ * struct fpga_dfl_driver - a feature driver on the fpga_dfl bus
+ * @drv:	the driver
+ * @id_table:	FIUs it binds to, ending with a zeroed entry
+ * @probe:	bind to a device
+ * @remove:	unbind; the hardware must not be touched afterwards
+ * @reset:	optional: reset the port (netlink PORT_RESET); called with
+ *		the device lock held, so the driver stays bound meanwhile
+ * @clear_errors: optional: clear the port errors given, which must be the
+ *		current ones (netlink PORT_CLEAR_ERRORS); device lock held
+ */
 struct fpga_dfl_driver {
 	struct device_driver drv;
 	const struct fpga_dfl_device_id *id_table;
 	int (*probe)(struct fpga_dfl_device *fdev);
 	void (*remove)(struct fpga_dfl_device *fdev);
+	int (*reset)(struct fpga_dfl_device *fdev);
+	int (*clear_errors)(struct fpga_dfl_device *fdev, u64 errors);
 };
 
 #define to_fpga_dfl_driver(d) container_of(d, struct fpga_dfl_driver, drv)
@@ -177,5 +193,11 @@ void fpga_dfl_driver_unregister(struct fpga_dfl_driver *drv);
 		      fpga_dfl_driver_unregister)
 
 extern struct bus_type fpga_dfl_bus_type;
+
+/* Events on the netlink group "events" (dfl-netlink.c) */
+void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
+			      int err);
+void fpga_dfl_nl_notify_errors_cleared(struct fpga_dfl_device *fdev,
+				       u64 errors);
 
 #endif /* _FPGA_DFL_CORE_H */
