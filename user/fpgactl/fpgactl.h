@@ -119,5 +119,6 @@ int fc_cmd_list(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_info(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_reset(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_errors(const struct fc_cmd *cmd, int argc, char **argv);
+int fc_cmd_monitor(const struct fc_cmd *cmd, int argc, char **argv);
 
 #endif /* _FPGACTL_H */

@@ -39,6 +39,16 @@ static const struct fc_cmd fc_top_cmds[] = {
 	  .sub = fc_irq_cmds },
 	{ .name = "sim", .path = "sim", .run = fc_run_object,
 	  .sub = fc_sim_cmds },
+	{ .name = "monitor", .path = "monitor",
+	  .args = "[--json] [--count N] [--timeout S]", .run = fc_cmd_monitor,
+	  .help = "Print the events of the netlink family \"fpga\" as they happen,\n"
+		  "one line each with a timestamp: card added/removed, port reset\n"
+		  "begin/end, errors cleared, driver bound/unbound.  Ends on\n"
+		  "SIGINT or SIGTERM.\n\n"
+		  "Options:\n"
+		  "  --json        one JSON object per event (as -j)\n"
+		  "  --count N     end after N events\n"
+		  "  --timeout S   end after S seconds" },
 	{ .name = "help", .path = "help", .args = "[OBJECT]",
 	  .run = fc_cmd_help_top,
 	  .help = "Show the commands, or those of OBJECT." },
