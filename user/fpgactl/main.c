@@ -18,7 +18,7 @@ static int fc_cmd_help_top(const struct fc_cmd *cmd, int argc, char **argv);
 
 static const struct fc_cmd fc_top_cmds[] = {
 	{ .name = "list", .path = "list", .run = fc_cmd_list,
-	  .help = "List every FME and port on the fpga_dfl bus (from sysfs), with\n"
+	  .help = "List every FME and port on the fpga_dfl bus (netlink dump, or sysfs), with\n"
 		  "its card, bound driver, device node and AFU id.  Ports without a\n"
 		  "driver show \"(no driver)\"." },
 	{ .name = "info", .path = "info", .args = "PORT", .run = fc_cmd_info,
