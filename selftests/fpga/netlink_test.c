@@ -357,6 +357,7 @@ FIXTURE_TEARDOWN(nl)
 		nl_socket_free(self->sk);
 	sim_del(self->card);
 	sim_del(self->card + 1);
+	sim_del(self->card + 2);
 	run_cmd("modprobe -r fpga_port fpga_fme fpga_sim fpga_dfl");
 }
 
@@ -440,6 +441,35 @@ TEST_F(nl, dump_agrees_with_sysfs)
 			      devs, &self->r));
 	for (i = 0; i < devs->n; i++)
 		EXPECT_EQ(devs->d[0].card_id, devs->d[i].card_id);
+	free(devs);
+}
+
+/* Dumps race card removal (dfl-netlink.c: fpga_dfl_hw_rwsem): all succeed */
+TEST_F(nl, dump_while_cards_come_and_go)
+{
+	struct nlt_devs *devs = calloc(1, sizeof(*devs));
+	int i, status, dumps = 0;
+	pid_t pid;
+
+	ASSERT_NE(NULL, devs);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		for (i = 0; i < 30; i++)
+			if (sim_add(self->card + 2, 4) || sim_del(self->card + 2))
+				_exit(1);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		ASSERT_EQ(0, nlt_dump(self->sk, self->family, -1, devs,
+				      &self->r)) TH_LOG("%s", self->r.msg);
+		for (i = 0; i < devs->n; i++)
+			ASSERT_TRUE(!strncmp(devs->d[i].name, "fpga-", 5));
+		dumps++;
+	}
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	TH_LOG("%d dumps during 30 card add/remove cycles", dumps);
 	free(devs);
 }
 
