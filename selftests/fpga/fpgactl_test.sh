@@ -563,6 +563,26 @@ t_monitor()
 	# Nothing happens: --timeout ends it, quietly
 	expect 0 "" $FPGACTL monitor --timeout 1 || return 1
 	[ ! -s "$T/out" ] || { diag "monitor printed something"; show; return 1; }
+	monitor_signal TERM 0x4000 && monitor_signal INT 0x2
+}
+
+# monitor_signal SIG MASK: SIG (its bit in SigCgt is MASK) ends it with 0
+monitor_signal()
+{
+	$FPGACTL monitor --timeout 60 > "$T/out" 2> "$T/err" &
+	pid=$!
+	i=0
+	# Wait until it handles the signal: no race with its sigaction()
+	while [ $i -lt 100 ]; do
+		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
+		[ -n "$cgt" ] && [ $((0x$cgt & $2)) != 0 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -$1 $pid
+	wait $pid
+	rc=$?
+	[ $rc = 0 ] || { diag "monitor exited $rc on SIG$1"; show; return 1; }
 }
 
 t_irq_doorbell()
@@ -638,7 +658,7 @@ all_tests()
 	t drv "e2e: dma loopback 64 MiB (JSON)" t_dma_64m
 	t drv "e2e: errors and --clear" t_errors
 	t drv "e2e: list through netlink equals list through sysfs" t_list_netlink
-	t drv "e2e: monitor prints reset events (text, JSON, timeout)" t_monitor
+	t drv "e2e: monitor prints reset events (text, JSON, timeout, signals)" t_monitor
 	t uirq "e2e: irq wait sees a doorbell interrupt" t_irq_doorbell
 	t uirq "e2e: irq wait times out" t_irq_timeout
 	t sim "e2e: sim del removes the card" t_sim_del
