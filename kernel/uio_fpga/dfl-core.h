@@ -11,11 +11,13 @@
 #ifndef _FPGA_DFL_CORE_H
 #define _FPGA_DFL_CORE_H
 
+#include <linux/atomic.h>
 #include <linux/compiler_types.h>
 #include <linux/device.h>
 #include <linux/mod_devicetable.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "dfl-regs.h"
 
@@ -139,16 +141,22 @@ struct fpga_dfl_driver {
 
 #define to_fpga_dfl_driver(d) container_of(d, struct fpga_dfl_driver, drv)
 
+struct fpga_dfl_irqs;
+
 /**
  * struct fpga_dfl_irq - one interrupt of a feature bound to an eventfd
  * @irq:	Linux irq number
  * @trigger:	eventfd signalled on each interrupt, NULL when unbound
  * @name:	name given to request_irq()
+ * @owner:	the feature's interrupts this one belongs to
+ * @nl_count:	interrupts not yet announced on netlink
  */
 struct fpga_dfl_irq {
 	int irq;
 	struct eventfd_ctx *trigger;
 	char name[32];
+	struct fpga_dfl_irqs *owner;
+	atomic_t nl_count;
 };
 
 /**
@@ -157,12 +165,19 @@ struct fpga_dfl_irq {
  * @present:	the FIU has the feature (its ioctls are answered)
  * @count:	number of interrupts
  * @irqs:	one entry per interrupt
+ * @fdev:	the FME or port
+ * @feature_id:	the private feature
+ * @nl_work:	announces interrupt counts (and port errors) on netlink,
+ *		at most once per FPGA_DFL_NL_IRQ_PERIOD
  */
 struct fpga_dfl_irqs {
 	struct mutex lock;	/* binding and unbinding */
 	bool present;
 	unsigned int count;
 	struct fpga_dfl_irq *irqs;
+	struct fpga_dfl_device *fdev;
+	u16 feature_id;
+	struct delayed_work nl_work;
 };
 
 int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,

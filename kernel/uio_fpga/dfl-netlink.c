@@ -468,6 +468,71 @@ void fpga_dfl_nl_notify_errors_cleared(struct fpga_dfl_device *fdev,
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_nl_notify_errors_cleared);
 
+static void fpga_dfl_nl_irq_event(struct fpga_dfl_irqs *irqs,
+				  unsigned int vector, unsigned int count)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = fpga_dfl_nl_event_new(FPGA_NL_CMD_EVENT_IRQ, &hdr);
+	if (!skb)
+		return;
+	ret = fpga_dfl_nl_put_ident(skb, irqs->fdev) ||
+	      nla_put_u32(skb, FPGA_NL_A_FEATURE_ID, irqs->feature_id) ||
+	      nla_put_u32(skb, FPGA_NL_A_IRQ_VECTOR, vector) ||
+	      nla_put_u64_64bit(skb, FPGA_NL_A_IRQ_COUNT, count, FPGA_NL_A_PAD);
+	fpga_dfl_nl_event_send(skb, hdr, ret);
+}
+
+/* The port error interrupt fired: say which errors are set now */
+static void fpga_dfl_nl_error_event(struct fpga_dfl_device *fdev)
+{
+	struct fpga_dfl_feature *err;
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	err = fpga_dfl_find_feature(fdev, PORT_FEATURE_ID_ERROR);
+	if (!err)
+		return;
+	skb = fpga_dfl_nl_event_new(FPGA_NL_CMD_EVENT_ERROR_RAISED, &hdr);
+	if (!skb)
+		return;
+	ret = fpga_dfl_nl_put_ident(skb, fdev) ||
+	      nla_put_u64_64bit(skb, FPGA_NL_A_PORT_ERRORS,
+				readq(err->ioaddr + PORT_ERROR), FPGA_NL_A_PAD);
+	fpga_dfl_nl_event_send(skb, hdr, ret);
+}
+
+/**
+ * fpga_dfl_nl_irq_work() - announce the interrupts counted since last time
+ * @work: &fpga_dfl_irqs.nl_work
+ *
+ * Queued by the interrupt handler, at most once per period, and cancelled
+ * by fpga_dfl_irqs_free() in the driver's remove(), before the card's
+ * registers go: reading the port error register here is safe.
+ */
+void fpga_dfl_nl_irq_work(struct work_struct *work)
+{
+	struct fpga_dfl_irqs *irqs = container_of(to_delayed_work(work),
+						  struct fpga_dfl_irqs, nl_work);
+	bool port_err = irqs->fdev->fiu_id == DFH_ID_FIU_PORT &&
+			irqs->feature_id == PORT_FEATURE_ID_ERROR;
+	bool fired = false;
+	unsigned int i, n;
+
+	for (i = 0; i < irqs->count; i++) {
+		n = atomic_xchg(&irqs->irqs[i].nl_count, 0);
+		if (!n)
+			continue;
+		fired = true;
+		fpga_dfl_nl_irq_event(irqs, i, n);
+	}
+	if (fired && port_err)
+		fpga_dfl_nl_error_event(irqs->fdev);
+}
+
 /*
  * Driver bound / unbound.  BUS_NOTIFY_UNBOUND_DRIVER comes after
  * dev->driver was cleared, so the unbound event names no driver.

@@ -10,6 +10,7 @@
 #include <linux/types.h>
 
 struct device;
+struct work_struct;
 
 /*
  * Taken for reading around every register access the core makes on its
@@ -22,5 +23,6 @@ int fpga_dfl_nl_init(void);
 void fpga_dfl_nl_exit(void);
 void fpga_dfl_nl_card_event(u8 cmd, int card_id, struct device *parent,
 			    unsigned int num_ports);
+void fpga_dfl_nl_irq_work(struct work_struct *work);
 
 #endif /* _FPGA_DFL_NL_H */

@@ -6,7 +6,10 @@
  * module unload with a listener attached.
  */
 #include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <linux/fpga-dfl.h>
 #include <linux/fpga-netlink.h>
 #include <linux/netlink.h>
 #include <netlink/genl/ctrl.h>
@@ -235,6 +238,8 @@ struct nlt_event {
 	long long err;
 	unsigned long long errors;
 	bool has_errno, has_errors;
+	unsigned int feature;
+	unsigned long long irq_count;
 };
 
 static int nlt_event_cb(struct nl_msg *msg, void *arg)
@@ -263,6 +268,10 @@ static int nlt_event_cb(struct nl_msg *msg, void *arg)
 		ev->has_errors = true;
 		ev->errors = nla_get_u64(tb[FPGA_NL_A_PORT_ERRORS]);
 	}
+	if (tb[FPGA_NL_A_FEATURE_ID])
+		ev->feature = nla_get_u32(tb[FPGA_NL_A_FEATURE_ID]);
+	if (tb[FPGA_NL_A_IRQ_COUNT])
+		ev->irq_count = nla_get_u64(tb[FPGA_NL_A_IRQ_COUNT]);
 	return NL_STOP;
 }
 
@@ -594,6 +603,68 @@ TEST_F(nl, malformed_requests_change_nothing)
 	/* Nothing happened: errors still set, no reset or clear announced */
 	EXPECT_EQ(0x4, port_errors(self->port));
 	EXPECT_FALSE(nlt_next_event(ls, 300, &ev)) TH_LOG("event %d", ev.cmd);
+	nl_socket_free(ls);
+}
+
+/*
+ * The port error interrupt (an eventfd bound to it) gives error-raised
+ * with the error bits, and irq events whose counts add up to the
+ * interrupts, in fewer events than interrupts (rate limit).
+ */
+TEST_F(nl, error_raised_and_irq_counts)
+{
+	struct {
+		struct dfl_fpga_irq_set set;
+		int32_t fd;
+	} req;
+	struct nl_sock *ls = nlt_listen();
+	unsigned long long sum = 0;
+	int i, fd, efd, events = 0;
+	bool raised = false;
+	struct nlt_event ev;
+	char dev[64];
+	__u32 num = 0;
+
+	ASSERT_NE(NULL, ls);
+	snprintf(dev, sizeof(dev), "/dev/%s", self->port_name);
+	fd = open(dev, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, DFL_FPGA_PORT_ERR_GET_IRQ_NUM, &num));
+	if (!num)
+		SKIP(return, "the port has no error interrupt");
+	efd = eventfd(0, 0);
+	ASSERT_GE(efd, 0);
+	req.set.start = 0;
+	req.set.count = 1;
+	req.fd = efd;
+	ASSERT_EQ(0, ioctl(fd, DFL_FPGA_PORT_ERR_SET_IRQ, &req));
+
+	for (i = 0; i < 50; i++)
+		ASSERT_EQ(0, port_write(self->card, 0, "inject_error", "0x4"));
+	while (sum < 50 && nlt_next_event(ls, 5000, &ev)) {
+		if (strcmp(ev.name, self->port_name))
+			continue;
+		if (ev.cmd == FPGA_NL_CMD_EVENT_IRQ) {
+			EXPECT_EQ(0x10, ev.feature);
+			sum += ev.irq_count;
+			events++;
+		}
+		if (ev.cmd == FPGA_NL_CMD_EVENT_ERROR_RAISED) {
+			EXPECT_TRUE(ev.has_errors);
+			EXPECT_EQ(0x4, ev.errors & 0x4);
+			raised = true;
+		}
+	}
+	TH_LOG("50 interrupts in %d irq events", events);
+	EXPECT_EQ(50, sum);
+	EXPECT_LT(events, 50);
+	/* The error-raised of the last batch follows its irq event */
+	while (!raised && nlt_next_event(ls, 5000, &ev))
+		raised = ev.cmd == FPGA_NL_CMD_EVENT_ERROR_RAISED &&
+			 !strcmp(ev.name, self->port_name);
+	EXPECT_TRUE(raised);
+	close(efd);
+	close(fd);
 	nl_socket_free(ls);
 }
 

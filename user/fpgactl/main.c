@@ -43,8 +43,9 @@ static const struct fc_cmd fc_top_cmds[] = {
 	  .args = "[--json] [--count N] [--timeout S]", .run = fc_cmd_monitor,
 	  .help = "Print the events of the netlink family \"fpga\" as they happen,\n"
 		  "one line each with a timestamp: card added/removed, port reset\n"
-		  "begin/end, errors cleared, driver bound/unbound.  Ends on\n"
-		  "SIGINT or SIGTERM.\n\n"
+		  "begin/end, errors cleared, driver bound/unbound, port error\n"
+		  "raised and interrupt counts (of bound eventfds, at most one\n"
+		  "event per feature every 100 ms).  Ends on SIGINT or SIGTERM.\n\n"
 		  "Options:\n"
 		  "  --json        one JSON object per event (as -j)\n"
 		  "  --count N     end after N events\n"

@@ -61,6 +61,11 @@ static void fc_monitor_print(const struct fpga_nl_event *ev, void *arg)
 	}
 	if (ev->has_errors)
 		fc_hex("errors", " errors 0x%" PRIx64, ev->errors);
+	if (ev->has_irq) {
+		fc_hex("feature", " feature 0x%" PRIx64, ev->feature_id);
+		fc_u64("vector", " vector %" PRIu64, ev->vector);
+		fc_u64("count", " count %" PRIu64, ev->irq_count);
+	}
 	fc_text("\n");
 	fc_obj_close();
 	/* One line per event, out now: the document is this event */

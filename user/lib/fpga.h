@@ -110,6 +110,11 @@ struct fpga_nl_event {
 	int result;			/* reset-end: 0 or -errno */
 	bool has_errors;
 	uint64_t errors;		/* errors-cleared: the bits cleared */
+					/* error-raised: the bits set */
+	bool has_irq;
+	unsigned int feature_id;	/* irq: 0x10 port error, 0x12 UINT */
+	unsigned int vector;		/* irq: vector of that feature */
+	uint64_t irq_count;		/* irq: interrupts since the last */
 };
 
 struct fpga_nl_monitor;

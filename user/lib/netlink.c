@@ -202,6 +202,8 @@ static const char *const fpga_nl_event_names[] = {
 	[FPGA_NL_CMD_EVENT_ERRORS_CLEARED]	= "errors-cleared",
 	[FPGA_NL_CMD_EVENT_DRIVER_BOUND]	= "driver-bound",
 	[FPGA_NL_CMD_EVENT_DRIVER_UNBOUND]	= "driver-unbound",
+	[FPGA_NL_CMD_EVENT_ERROR_RAISED]	= "error-raised",
+	[FPGA_NL_CMD_EVENT_IRQ]			= "irq",
 };
 
 static int fpga_nl_event_cb(struct nl_msg *msg, void *arg)
@@ -238,6 +240,14 @@ static int fpga_nl_event_cb(struct nl_msg *msg, void *arg)
 	if (tb[FPGA_NL_A_PORT_ERRORS]) {
 		ev.has_errors = true;
 		ev.errors = nla_get_u64(tb[FPGA_NL_A_PORT_ERRORS]);
+	}
+	if (tb[FPGA_NL_A_IRQ_COUNT]) {
+		ev.has_irq = true;
+		ev.irq_count = nla_get_u64(tb[FPGA_NL_A_IRQ_COUNT]);
+		if (tb[FPGA_NL_A_FEATURE_ID])
+			ev.feature_id = nla_get_u32(tb[FPGA_NL_A_FEATURE_ID]);
+		if (tb[FPGA_NL_A_IRQ_VECTOR])
+			ev.vector = nla_get_u32(tb[FPGA_NL_A_IRQ_VECTOR]);
 	}
 	mon->fn(&ev, mon->arg);
 	return NL_OK;

@@ -32,6 +32,11 @@
  * @FPGA_NL_CMD_EVENT_ERRORS_CLEARED: event: %FPGA_NL_A_PORT_ERRORS cleared
  * @FPGA_NL_CMD_EVENT_DRIVER_BOUND: event: a driver bound to a device
  * @FPGA_NL_CMD_EVENT_DRIVER_UNBOUND: event: it unbound
+ * @FPGA_NL_CMD_EVENT_ERROR_RAISED: event: the port error interrupt fired;
+ *	%FPGA_NL_A_PORT_ERRORS is the error register then
+ * @FPGA_NL_CMD_EVENT_IRQ: event: interrupts of a feature vector since the
+ *	last such event (%FPGA_NL_A_IRQ_COUNT); at most one per feature
+ *	every 100 ms
  */
 enum fpga_nl_cmd {
 	FPGA_NL_CMD_UNSPEC,
@@ -45,6 +50,8 @@ enum fpga_nl_cmd {
 	FPGA_NL_CMD_EVENT_ERRORS_CLEARED,
 	FPGA_NL_CMD_EVENT_DRIVER_BOUND,
 	FPGA_NL_CMD_EVENT_DRIVER_UNBOUND,
+	FPGA_NL_CMD_EVENT_ERROR_RAISED,
+	FPGA_NL_CMD_EVENT_IRQ,
 
 	__FPGA_NL_CMD_MAX,
 	FPGA_NL_CMD_MAX = __FPGA_NL_CMD_MAX - 1
@@ -76,6 +83,10 @@ enum fpga_nl_dev_type {
  * @FPGA_NL_A_NUM_PORTS: u32, ports enumerated on a card
  * @FPGA_NL_A_FME_PORTS_NUM: u32, FME header NUM_PORTS field
  * @FPGA_NL_A_FME_BITSTREAM_ID: u64, FME header BITSTREAM_ID
+ * @FPGA_NL_A_FEATURE_ID: u32, the private feature an interrupt belongs to
+ *	(0x10 port error, 0x12 port user interrupts, 0x4 FME error)
+ * @FPGA_NL_A_IRQ_VECTOR: u32, the vector within that feature
+ * @FPGA_NL_A_IRQ_COUNT: u64, interrupts counted
  */
 enum fpga_nl_attr {
 	FPGA_NL_A_UNSPEC,
@@ -95,6 +106,9 @@ enum fpga_nl_attr {
 	FPGA_NL_A_NUM_PORTS,
 	FPGA_NL_A_FME_PORTS_NUM,
 	FPGA_NL_A_FME_BITSTREAM_ID,
+	FPGA_NL_A_FEATURE_ID,
+	FPGA_NL_A_IRQ_VECTOR,
+	FPGA_NL_A_IRQ_COUNT,
 
 	__FPGA_NL_A_MAX,
 	FPGA_NL_A_MAX = __FPGA_NL_A_MAX - 1
