@@ -11,6 +11,7 @@
 #include <linux/sysfs.h>
 
 #include "dfl-core.h"
+#include "dfl-nl.h"
 
 static const struct fpga_dfl_device_id *
 fpga_dfl_match_id(const struct fpga_dfl_device *fdev,
@@ -135,11 +136,20 @@ EXPORT_SYMBOL_GPL(fpga_dfl_driver_unregister);
 
 static int __init fpga_dfl_init(void)
 {
-	return bus_register(&fpga_dfl_bus_type);
+	int ret;
+
+	ret = bus_register(&fpga_dfl_bus_type);
+	if (ret)
+		return ret;
+	ret = fpga_dfl_nl_init();
+	if (ret)
+		bus_unregister(&fpga_dfl_bus_type);
+	return ret;
 }
 
 static void __exit fpga_dfl_exit(void)
 {
+	fpga_dfl_nl_exit();
 	bus_unregister(&fpga_dfl_bus_type);
 }
 

@@ -11,11 +11,13 @@
 #ifndef _FPGA_DFL_CORE_H
 #define _FPGA_DFL_CORE_H
 
+#include <linux/atomic.h>
 #include <linux/compiler_types.h>
 #include <linux/device.h>
 #include <linux/mod_devicetable.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include "dfl-regs.h"
 
@@ -81,6 +83,8 @@ struct fpga_dfl_feature {
  * @afu_guid_l: low 64 bits of the AFU's GUID
  * @afu_guid_h: high 64 bits of the AFU's GUID
  * @driver_override: name of the only driver allowed to bind, or NULL
+ * @removed:	the card is being removed: the core no longer reads the
+ *		registers (set under fpga_dfl_hw_rwsem held for writing)
  *
  * Everything here describes hardware: it must not be touched after the
  * bound driver's remove() has returned, because the card may be gone.
@@ -100,6 +104,7 @@ struct fpga_dfl_device {
 	u64 afu_guid_l;
 	u64 afu_guid_h;
 	const char *driver_override;
+	bool removed;
 };
 
 #define to_fpga_dfl_device(d) container_of(d, struct fpga_dfl_device, dev)
@@ -114,25 +119,44 @@ struct fpga_dfl_device_id {
 	u16 fiu_id;
 };
 
+/**
+ * struct fpga_dfl_driver - a feature driver on the fpga_dfl bus
+ * @drv:	the driver
+ * @id_table:	FIUs it binds to, ending with a zeroed entry
+ * @probe:	bind to a device
+ * @remove:	unbind; the hardware must not be touched afterwards
+ * @reset:	optional: reset the port (netlink PORT_RESET); called with
+ *		the device lock held, so the driver stays bound meanwhile
+ * @clear_errors: optional: clear the port errors given, which must be the
+ *		current ones (netlink PORT_CLEAR_ERRORS); device lock held
+ */
 struct fpga_dfl_driver {
 	struct device_driver drv;
 	const struct fpga_dfl_device_id *id_table;
 	int (*probe)(struct fpga_dfl_device *fdev);
 	void (*remove)(struct fpga_dfl_device *fdev);
+	int (*reset)(struct fpga_dfl_device *fdev);
+	int (*clear_errors)(struct fpga_dfl_device *fdev, u64 errors);
 };
 
 #define to_fpga_dfl_driver(d) container_of(d, struct fpga_dfl_driver, drv)
+
+struct fpga_dfl_irqs;
 
 /**
  * struct fpga_dfl_irq - one interrupt of a feature bound to an eventfd
  * @irq:	Linux irq number
  * @trigger:	eventfd signalled on each interrupt, NULL when unbound
  * @name:	name given to request_irq()
+ * @owner:	the feature's interrupts this one belongs to
+ * @nl_count:	interrupts not yet announced on netlink
  */
 struct fpga_dfl_irq {
 	int irq;
 	struct eventfd_ctx *trigger;
 	char name[32];
+	struct fpga_dfl_irqs *owner;
+	atomic_t nl_count;
 };
 
 /**
@@ -141,12 +165,19 @@ struct fpga_dfl_irq {
  * @present:	the FIU has the feature (its ioctls are answered)
  * @count:	number of interrupts
  * @irqs:	one entry per interrupt
+ * @fdev:	the FME or port
+ * @feature_id:	the private feature
+ * @nl_work:	announces interrupt counts (and port errors) on netlink,
+ *		at most once per FPGA_DFL_NL_IRQ_PERIOD
  */
 struct fpga_dfl_irqs {
 	struct mutex lock;	/* binding and unbinding */
 	bool present;
 	unsigned int count;
 	struct fpga_dfl_irq *irqs;
+	struct fpga_dfl_device *fdev;
+	u16 feature_id;
+	struct delayed_work nl_work;
 };
 
 int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,
@@ -182,5 +213,11 @@ void fpga_dfl_driver_unregister(struct fpga_dfl_driver *drv);
 		      fpga_dfl_driver_unregister)
 
 extern struct bus_type fpga_dfl_bus_type;
+
+/* Events on the netlink group "events" (dfl-netlink.c) */
+void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
+			      int err);
+void fpga_dfl_nl_notify_errors_cleared(struct fpga_dfl_device *fdev,
+				       u64 errors);
 
 #endif /* _FPGA_DFL_CORE_H */

@@ -16,8 +16,10 @@
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/fpga-netlink.h>
 
 #include "dfl-core.h"
+#include "dfl-nl.h"
 
 /* Upper bound on features per FIU, so that a corrupt list cannot run away */
 #define FPGA_DFL_MAX_FEATURES	64
@@ -590,6 +592,8 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 		fpga_dfl_card_free(card);
 		return ERR_PTR(-ENODEV);
 	}
+	fpga_dfl_nl_card_event(FPGA_NL_CMD_EVENT_CARD_ADDED, card->id,
+			       info->parent, card->num_ports);
 	return card;
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_card_add);
@@ -604,11 +608,22 @@ void fpga_dfl_card_remove(struct fpga_dfl_card *card)
 {
 	unsigned int i;
 
+	/* The core stops reading the registers before they go (dfl-netlink.c) */
+	down_write(&fpga_dfl_hw_rwsem);
+	for (i = 0; i < card->num_ports; i++)
+		if (card->ports[i])
+			card->ports[i]->removed = true;
+	if (card->fme)
+		card->fme->removed = true;
+	up_write(&fpga_dfl_hw_rwsem);
+
 	for (i = card->num_ports; i-- > 0;)
 		if (card->ports[i])
 			device_unregister(&card->ports[i]->dev);
 	if (card->fme)
 		device_unregister(&card->fme->dev);
+	fpga_dfl_nl_card_event(FPGA_NL_CMD_EVENT_CARD_REMOVED, card->id,
+			       card->info.parent, card->num_ports);
 	fpga_dfl_card_free(card);
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_card_remove);

@@ -13,12 +13,22 @@
 #include <linux/uaccess.h>
 
 #include "dfl-core.h"
+#include "dfl-nl.h"
+
+/* Interrupt counts reach netlink at most this often (rate limit) */
+#define FPGA_DFL_NL_IRQ_PERIOD	(HZ / 10)
 
 static irqreturn_t fpga_dfl_irq_handler(int irq, void *data)
 {
 	struct fpga_dfl_irq *dirq = data;
 
 	eventfd_signal(dirq->trigger, 1);
+	/*
+	 * Count for netlink; a work already pending takes this one too, so
+	 * an interrupt storm costs one event per period, not one per irq.
+	 */
+	atomic_inc(&dirq->nl_count);
+	schedule_delayed_work(&dirq->owner->nl_work, FPGA_DFL_NL_IRQ_PERIOD);
 	return IRQ_HANDLED;
 }
 
@@ -42,6 +52,9 @@ int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,
 
 	memset(irqs, 0, sizeof(*irqs));
 	mutex_init(&irqs->lock);
+	irqs->fdev = fdev;
+	irqs->feature_id = feature_id;
+	INIT_DELAYED_WORK(&irqs->nl_work, fpga_dfl_nl_irq_work);
 	feat = fpga_dfl_find_feature(fdev, feature_id);
 	if (!feat)
 		return 0;
@@ -54,6 +67,7 @@ int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,
 	irqs->count = feat->irq_count;
 	for (i = 0; i < irqs->count; i++) {
 		irqs->irqs[i].irq = feat->irqs[i];
+		irqs->irqs[i].owner = irqs;
 		snprintf(irqs->irqs[i].name, sizeof(irqs->irqs[i].name),
 			 "%s-%s%u", dev_name(&fdev->dev), what, i);
 	}
@@ -163,6 +177,8 @@ EXPORT_SYMBOL_GPL(fpga_dfl_irqs_unbind_all);
 void fpga_dfl_irqs_free(struct fpga_dfl_irqs *irqs)
 {
 	fpga_dfl_irqs_unbind_all(irqs);
+	/* No handler can queue it again; the work reads registers: now */
+	cancel_delayed_work_sync(&irqs->nl_work);
 	kfree(irqs->irqs);
 	irqs->irqs = NULL;
 	irqs->count = 0;

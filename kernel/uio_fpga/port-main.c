@@ -299,6 +299,8 @@ static struct fpga_dfl_driver fpga_port_driver = {
 	.id_table	= fpga_port_ids,
 	.probe		= fpga_port_probe,
 	.remove		= fpga_port_remove,
+	.reset		= fpga_port_dfl_reset,
+	.clear_errors	= fpga_port_dfl_clear_errors,
 };
 
 static int __init fpga_port_init(void)

@@ -43,6 +43,9 @@ int fpga_port_enable(struct fpga_port *port)
  * fpga_port_reset() - soft-reset the port and its AFU
  * @port: the port (not gone)
  *
+ * Announced on the netlink group "events" (begin, end with the result),
+ * whoever asked: ioctl, sysfs, netlink or the last close.
+ *
  * Return: 0, or -ETIMEDOUT if the card did not acknowledge (the port is
  * still released from reset).
  */
@@ -50,9 +53,17 @@ int fpga_port_reset(struct fpga_port *port)
 {
 	int ret;
 
+	fpga_dfl_nl_notify_reset(port->fdev, true, 0);
 	mutex_lock(&port->lock);
 	ret = fpga_dfl_port_reset(port->fdev,
 				  READ_ONCE(fpga_port_reset_timeout_us));
 	mutex_unlock(&port->lock);
+	fpga_dfl_nl_notify_reset(port->fdev, false, ret);
 	return ret;
+}
+
+/* fpga_dfl_driver.reset: the core holds the device lock, port is bound */
+int fpga_port_dfl_reset(struct fpga_dfl_device *fdev)
+{
+	return fpga_port_reset(dev_get_drvdata(&fdev->dev));
 }

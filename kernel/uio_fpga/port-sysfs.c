@@ -115,7 +115,20 @@ static int fpga_port_errors_clear(struct fpga_port *port, u64 val)
 	}
 	ret2 = __fpga_port_enable(port);
 	mutex_unlock(&port->lock);
-	return ret ?: ret2;
+	ret = ret ?: ret2;
+	if (!ret)
+		fpga_dfl_nl_notify_errors_cleared(port->fdev, val);
+	return ret;
+}
+
+/* fpga_dfl_driver.clear_errors: the core holds the device lock */
+int fpga_port_dfl_clear_errors(struct fpga_dfl_device *fdev, u64 errors)
+{
+	struct fpga_port *port = dev_get_drvdata(&fdev->dev);
+
+	if (!port->err)
+		return -EOPNOTSUPP;
+	return fpga_port_errors_clear(port, errors);
 }
 
 static ssize_t errors_store(struct device *dev, struct device_attribute *attr,

@@ -172,6 +172,7 @@ int fpga_port_reset(struct fpga_port *port);
 int __fpga_port_disable(struct fpga_port *port);
 int __fpga_port_enable(struct fpga_port *port);
 int fpga_port_enable(struct fpga_port *port);
+int fpga_port_dfl_reset(struct fpga_dfl_device *fdev);
 extern unsigned int fpga_port_reset_timeout_us;
 
 /* port-region.c */
@@ -211,5 +212,6 @@ long fpga_port_ioctl_dmabuf_fence(struct fpga_port_file *pf,
 extern const struct attribute_group *fpga_port_groups[];
 int fpga_port_regions_add(struct fpga_port *port);
 void fpga_port_regions_del(struct fpga_port *port);
+int fpga_port_dfl_clear_errors(struct fpga_dfl_device *fdev, u64 errors);
 
 #endif /* _FPGA_PORT_H */

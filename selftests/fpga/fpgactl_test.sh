@@ -141,7 +141,7 @@ t_help()
 	expect 0 "" $FPGACTL --help || return 1
 	for c in "list" "info PORT" "reset PORT" "mmio read" "mmio write" \
 		 "mmio dump" "dma loopback" "errors PORT" "irq wait" \
-		 "sim add" "sim del" "perf PORT|CARD"; do
+		 "sim add" "sim del" "perf PORT|CARD" "monitor"; do
 		out_has "fpgactl $c" || return 1
 	done
 	expect 0 "" $FPGACTL help || return 1
@@ -157,7 +157,7 @@ t_help_levels()
 		out_has "fpgactl $obj " || return 1
 	done
 	for c in list info reset "mmio read" "mmio write" "mmio dump" \
-		 "dma loopback" errors "irq wait" "sim add" "sim del" perf; do
+		 "dma loopback" errors "irq wait" "sim add" "sim del" perf monitor; do
 		expect 0 "" $FPGACTL $c --help || return 1
 		out_has "^Usage: fpgactl .*$c" || return 1
 		[ -s "$T/err" ] && { diag "$c --help wrote to stderr"; return 1; }
@@ -204,6 +204,8 @@ t_usage_numbers()
 		$FPGACTL mmio write 0 0 0x100000000 --width 32 || return 1
 	usage "VALUE: 'one' is not a number" $FPGACTL mmio write 0 0 one || return 1
 	usage "not a positive multiple of 8" $FPGACTL mmio dump 0 0+12 || return 1
+	usage "monitor: --count: 'x' is not a number" $FPGACTL monitor --count x || return 1
+	usage "monitor: --timeout: '1s' is not a number" $FPGACTL monitor --timeout 1s || return 1
 	usage "OFFSET\[+LEN\]" $FPGACTL mmio dump 0 0+x || return 1
 	usage "multiple of 64" $FPGACTL dma loopback 0 --size 100 || return 1
 	usage "multiple of 64" $FPGACTL dma loopback 0 --size 0 || return 1
@@ -534,6 +536,76 @@ t_errors()
 	out_has '^{"errors":"0x0","decoded":\[\],"first_error":"0x[0-9a-f]*","first_malformed_req":"0x[0-9a-f]*","cleared":"0x0"}$'
 }
 
+# list from the netlink dump and from sysfs: the same, text and JSON
+t_list_netlink()
+{
+	for j in "" -j; do
+		expect 0 "" $FPGACTL $j list || return 1
+		cp "$T/out" "$T/list.nl"
+		expect 0 "" env FPGA_NO_NETLINK=1 $FPGACTL $j list || return 1
+		if ! cmp -s "$T/out" "$T/list.nl"; then
+			diag "netlink: $(cat "$T/list.nl")"
+			diag "sysfs:   $(cat "$T/out")"
+			return 1
+		fi
+	done
+}
+
+# monitor ARGS...: run it while the port is reset until it ends
+monitor_resets()
+{
+	done_file=$T/mon.done
+	rm -f "$done_file"
+	# Reset until the monitor is done: it may not listen yet at first
+	(
+		i=0
+		while [ ! -e "$done_file" ] && [ $i -lt 100 ]; do
+			$FPGACTL reset $PORT > /dev/null 2>&1
+			sleep 0.1
+			i=$((i + 1))
+		done
+	) &
+	ringer=$!
+	expect 0 "" $FPGACTL monitor "$@"
+	rc=$?
+	touch "$done_file"
+	wait $ringer
+	return $rc
+}
+
+t_monitor()
+{
+	monitor_resets --count 3 --timeout 20 || return 1
+	[ "$(wc -l < "$T/out")" -eq 3 ] || { diag "not 3 lines"; show; return 1; }
+	out_has "^\[[0-9T:.-]*\] reset-begin fpga-port.$PORT card [0-9]*$" || return 1
+	out_has "^\[[0-9T:.-]*\] reset-end fpga-port.$PORT card [0-9]* result 0$" || return 1
+	monitor_resets --json --count 2 --timeout 20 || return 1
+	out_has "^{\"time\":\"[0-9T:.-]*\",\"event\":\"reset-[a-z]*\",\"dev\":\"fpga-port.$PORT\",\"card_id\":[0-9]*" || return 1
+	# Nothing happens: --timeout ends it, quietly
+	expect 0 "" $FPGACTL monitor --timeout 1 || return 1
+	[ ! -s "$T/out" ] || { diag "monitor printed something"; show; return 1; }
+	monitor_signal TERM 0x4000 && monitor_signal INT 0x2
+}
+
+# monitor_signal SIG MASK: SIG (its bit in SigCgt is MASK) ends it with 0
+monitor_signal()
+{
+	$FPGACTL monitor --timeout 60 > "$T/out" 2> "$T/err" &
+	pid=$!
+	i=0
+	# Wait until it handles the signal: no race with its sigaction()
+	while [ $i -lt 100 ]; do
+		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
+		[ -n "$cgt" ] && [ $((0x$cgt & $2)) != 0 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -$1 $pid
+	wait $pid
+	rc=$?
+	[ $rc = 0 ] || { diag "monitor exited $rc on SIG$1"; show; return 1; }
+}
+
 t_irq_doorbell()
 {
 	done_file=$T/irq.done
@@ -643,6 +715,8 @@ all_tests()
 	t drv "e2e: errors and --clear" t_errors
 	t drv "e2e: perf PORT -- dma loopback counts exactly (JSON)" t_perf_port
 	t drv "e2e: perf CARD --time counts the card's clock" t_perf_card
+	t drv "e2e: list through netlink equals list through sysfs" t_list_netlink
+	t drv "e2e: monitor prints reset events (text, JSON, timeout, signals)" t_monitor
 	t uirq "e2e: irq wait sees a doorbell interrupt" t_irq_doorbell
 	t uirq "e2e: irq wait times out" t_irq_timeout
 	t sim "e2e: sim del removes the card" t_sim_del

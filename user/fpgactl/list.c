@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fpgactl list: every FME and port from sysfs alone, so that it works
- * before (or without) a port driver.
+ * fpgactl list: every FME and port, from one netlink dump of the family
+ * "fpga" when it is there, else from sysfs alone; both work before (or
+ * without) a port driver and print the same.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +53,11 @@ int fc_cmd_list(const struct fc_cmd *cmd, int argc, char **argv)
 	ret = fc_parse_args(cmd, argc, argv, NULL, 0, 0, &a);
 	if (ret)
 		return ret;
-	if (fpga_dev_list(&devs, &n, &bus))
+	ret = fpga_nl_dev_list(&devs, &n);
+	bus = true;	/* the family lives in fpga_dfl, with the bus */
+	if (ret == -ENOENT)
+		ret = fpga_dev_list(&devs, &n, &bus);
+	if (ret)
 		return fc_lib_err();
 	if (!bus)
 		fc_err("no fpga_dfl bus in sysfs (load a card driver, e.g. 'modprobe fpga_sim')");

@@ -18,7 +18,7 @@ static int fc_cmd_help_top(const struct fc_cmd *cmd, int argc, char **argv);
 
 static const struct fc_cmd fc_top_cmds[] = {
 	{ .name = "list", .path = "list", .run = fc_cmd_list,
-	  .help = "List every FME and port on the fpga_dfl bus (from sysfs), with\n"
+	  .help = "List every FME and port on the fpga_dfl bus (netlink dump, or sysfs), with\n"
 		  "its card, bound driver, device node and AFU id.  Ports without a\n"
 		  "driver show \"(no driver)\"." },
 	{ .name = "info", .path = "info", .args = "PORT", .run = fc_cmd_info,
@@ -57,6 +57,17 @@ static const struct fc_cmd fc_top_cmds[] = {
 		  "user-space drivers) or fpga_port (/dev/fpga-port.N), through\n"
 		  "driver_override; loads the driver if needed.  The other commands\n"
 		  "work on either." },
+	{ .name = "monitor", .path = "monitor",
+	  .args = "[--json] [--count N] [--timeout S]", .run = fc_cmd_monitor,
+	  .help = "Print the events of the netlink family \"fpga\" as they happen,\n"
+		  "one line each with a timestamp: card added/removed, port reset\n"
+		  "begin/end, errors cleared, driver bound/unbound, port error\n"
+		  "raised and interrupt counts (of bound eventfds, at most one\n"
+		  "event per feature every 100 ms).  Ends on SIGINT or SIGTERM.\n\n"
+		  "Options:\n"
+		  "  --json        one JSON object per event (as -j)\n"
+		  "  --count N     end after N events\n"
+		  "  --timeout S   end after S seconds" },
 	{ .name = "help", .path = "help", .args = "[OBJECT]",
 	  .run = fc_cmd_help_top,
 	  .help = "Show the commands, or those of OBJECT." },

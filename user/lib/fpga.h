@@ -87,6 +87,48 @@ int fpga_dev_list(struct fpga_dev_info **list, size_t *count,
 /* One device by type and id */
 int fpga_dev_get(enum fpga_dev_type type, int id, struct fpga_dev_info *info);
 
+/* ---- netlink: the generic netlink family "fpga" (lib/netlink.c) ---- */
+
+/*
+ * Like fpga_dev_list(), from one netlink dump, with the same fields.
+ * -ENOENT (no message) when the family is not there or sysfs is asked
+ * for (FPGA_SYSFS_ROOT or FPGA_NO_NETLINK set): use fpga_dev_list().
+ */
+int fpga_nl_dev_list(struct fpga_dev_info **list, size_t *count);
+
+/* One event of the group "events" */
+struct fpga_nl_event {
+	const char *what;		/* "card-added", "reset-end", ... */
+	char dev[32];			/* fpga-port.N, "" for card events */
+	int dev_id;			/* -1 if absent */
+	int card_id;			/* -1 if absent */
+	char card[64];			/* the card's device, "" if absent */
+	char driver[64];		/* driver-bound: the driver */
+	bool has_num_ports;
+	unsigned int num_ports;		/* card events */
+	bool has_result;
+	int result;			/* reset-end: 0 or -errno */
+	bool has_errors;
+	uint64_t errors;		/* errors-cleared: the bits cleared */
+					/* error-raised: the bits set */
+	bool has_irq;
+	unsigned int feature_id;	/* irq: 0x10 port error, 0x12 UINT */
+	unsigned int vector;		/* irq: vector of that feature */
+	uint64_t irq_count;		/* irq: interrupts since the last */
+};
+
+struct fpga_nl_monitor;
+
+/* Listen to "events"; @fn is called for each from fpga_nl_monitor_read() */
+int fpga_nl_monitor_open(struct fpga_nl_monitor **mon,
+			 void (*fn)(const struct fpga_nl_event *ev, void *arg),
+			 void *arg);
+/* The socket, to poll() for POLLIN */
+int fpga_nl_monitor_fd(const struct fpga_nl_monitor *mon);
+/* Read what is there; -ENOBUFS if events were lost (keep reading) */
+int fpga_nl_monitor_read(struct fpga_nl_monitor *mon);
+void fpga_nl_monitor_close(struct fpga_nl_monitor *mon);
+
 /* Port error registers (sysfs errors/) */
 struct fpga_port_errors {
 	uint64_t errors;

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fpga_dfl internals shared by the bus, the enumeration and the generic
+ * netlink family "fpga" (dfl-netlink.c).  Not for feature drivers.
+ */
+#ifndef _FPGA_DFL_NL_H
+#define _FPGA_DFL_NL_H
+
+#include <linux/rwsem.h>
+#include <linux/types.h>
+
+struct device;
+struct work_struct;
+
+/*
+ * Taken for reading around every register access the core makes on its
+ * own (the netlink dump), for writing by fpga_dfl_card_remove() to mark
+ * the card's devices removed.  See dfl-netlink.c.
+ */
+extern struct rw_semaphore fpga_dfl_hw_rwsem;
+
+int fpga_dfl_nl_init(void);
+void fpga_dfl_nl_exit(void);
+void fpga_dfl_nl_card_event(u8 cmd, int card_id, struct device *parent,
+			    unsigned int num_ports);
+void fpga_dfl_nl_irq_work(struct work_struct *work);
+
+#endif /* _FPGA_DFL_NL_H */
