@@ -755,7 +755,7 @@ TEST_F(nl, unload_with_listener)
 
 	ASSERT_NE(NULL, ls);
 	ASSERT_EQ(0, sim_del(self->card));
-	ASSERT_EQ(0, run_cmd("modprobe -r fpga_port fpga_fme fpga_sim fpga_dfl"));
+	ASSERT_EQ(0, unload_suite_modules());
 	/* The card's removal was announced before the family went */
 	EXPECT_TRUE(nlt_wait_event(ls, FPGA_NL_CMD_EVENT_CARD_REMOVED,
 				   self->card_name, &ev));

@@ -441,8 +441,7 @@ int main(int argc, char **argv)
 	/* Everything must still come apart cleanly */
 	for (i = 0; i < NUM_CARDS; i++)
 		sim_del(CARD_BASE + i);
-	if (run_cmd("for m in uio_fpga fpga_port fpga_fme fpga_sim fpga_dfl; do "
-		    "[ ! -d /sys/module/$m ] || rmmod $m || exit 1; done")) {
+	if (unload_suite_modules()) {
 		printf("# modules could not be unloaded after fuzzing\n");
 		failed = 1;
 	}

@@ -88,6 +88,13 @@ static inline int run_cmd(const char *fmt, ...)
 	return WEXITSTATUS(st);
 }
 
+/* Unload every module of the suite that is loaded, users first; 0 or 1 */
+static inline int unload_suite_modules(void)
+{
+	return run_cmd("for m in uio_fpga vgem_ext fpga_port fpga_fme fpga_sim fpga_dfl; do "
+		       "[ ! -d /sys/module/$m ] || rmmod $m || exit 1; done");
+}
+
 /* Number of entries of @dir whose name starts with @prefix */
 static inline int count_entries(const char *dir, const char *prefix)
 {

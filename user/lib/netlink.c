@@ -84,12 +84,25 @@ static void fpga_nl_dev_fill(struct nlattr **tb, struct fpga_dev_info *d)
 	if (!fpga_pathf(path, sizeof(path), "/dev/%s", d->name) &&
 	    !stat(path, &st) && S_ISCHR(st.st_mode))
 		fpga_strcpy(d->devnode, sizeof(d->devnode), path);
+	/* uio_fpga: the port's node is its UIO device, a user-space name */
+	if (!strcmp(d->driver, FPGA_DRV_UIO)) {
+		char dir[128], uio[32];
+
+		if (!fpga_pathf(dir, sizeof(dir), "/sys/bus/fpga_dfl/devices/%s",
+				d->name) &&
+		    !fpga_uio_name(dir, uio, sizeof(uio)) &&
+		    !fpga_pathf(path, sizeof(path), "/dev/%s", uio))
+			fpga_strcpy(d->devnode, sizeof(d->devnode), path);
+	}
 
 	/*
-	 * sysfs shows afu_id, ports_num and bitstream_id through the port
-	 * and FME drivers only; do the same, so that both lists agree.
+	 * sysfs shows afu_id (port and uio_fpga drivers), ports_num and
+	 * bitstream_id (FME driver) only with a driver bound; do the same,
+	 * so that both lists agree.
 	 */
-	if (d->type == FPGA_DEV_PORT && !strcmp(d->driver, "fpga_port") &&
+	if (d->type == FPGA_DEV_PORT &&
+	    (!strcmp(d->driver, FPGA_DRV_PORT) ||
+	     !strcmp(d->driver, FPGA_DRV_UIO)) &&
 	    tb[FPGA_NL_A_AFU_GUID] &&
 	    nla_len(tb[FPGA_NL_A_AFU_GUID]) == FPGA_NL_GUID_LEN) {
 		const unsigned char *g = nla_data(tb[FPGA_NL_A_AFU_GUID]);
