@@ -32,7 +32,7 @@ VM_MODULES ?= dkms
 # Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
 VM_TESTS ?=
 
-.PHONY: fuzz bench print-kver check-run-all all help modules modules-check clean-modules user selftests \
+.PHONY: fuzz bench print-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install deps check check-run \
 	check-harness lint demo vm initramfs clean
 
@@ -147,3 +147,6 @@ clean: clean-modules
 
 print-kver:
 	@echo $(KVER)
+
+print-kdir:
+	@echo $(KDIR)

@@ -34,6 +34,7 @@ step()
 
 echo "== build and lint"
 step checkpatch scripts/checkpatch.sh
+step kconfig-valid scripts/kconfig-check.sh "$($M -s print-kdir)"
 step modules-w1-sparse-werror $M modules-check
 step user-werror $M user
 step user-tests-valgrind $M -C user valgrind
