@@ -22,46 +22,7 @@
 
 #include "perf_util.h"
 #include "nlb_util.h"
-
-struct result {
-	char name[48];
-	double value;		/* measured */
-	const char *unit;
-	double baseline;	/* same metric for the baseline */
-	const char *baseline_name;
-	double ratio;		/* speed relative to the baseline (>1 faster) */
-};
-
-static struct result results[16];
-static int nresults;
-
-static void add(const char *name, double value, const char *unit,
-		double baseline, const char *baseline_name)
-{
-	struct result *r = &results[nresults++];
-
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	r->value = value;
-	r->unit = unit;
-	r->baseline = baseline;
-	r->baseline_name = baseline_name;
-	r->ratio = baseline / value;
-}
-
-/* Best times of two measurements taken in turns (see port_bench.c) */
-#define BEST_PAIR(reps, a_ns, a_body, b_ns, b_body) do {	\
-	a_ns = b_ns = 1e300;					\
-	for (int __r = 0; __r < (reps); __r++) {		\
-		double __t0 = now_ms(), __t;			\
-		a_body;						\
-		__t = (now_ms() - __t0) * 1e6;			\
-		a_ns = __t < a_ns ? __t : a_ns;			\
-		__t0 = now_ms();				\
-		b_body;						\
-		__t = (now_ms() - __t0) * 1e6;			\
-		b_ns = __t < b_ns ? __t : b_ns;			\
-	}							\
-} while (0)
+#include "bench_util.h"
 
 #define REPS	7
 #define READS	20000
@@ -100,32 +61,8 @@ static void bench_read(const char *name, int fpga, int sw, int cpu)
 	pin(cpu);
 	BEST_PAIR(REPS, t_fpga, read_loop(fpga, 8, READS),
 		  t_sw, read_loop(sw, 8, READS));
-	add(name, t_fpga / READS, "ns/read", t_sw / READS, "sw cpu-clock read");
-}
-
-static void print_results(void)
-{
-	printf("%-22s %12s %-10s %12s %-20s %7s\n", "benchmark", "value",
-	       "unit", "baseline", "baseline is", "ratio");
-	for (int i = 0; i < nresults; i++) {
-		struct result *r = &results[i];
-
-		printf("%-22s %12.1f %-10s %12.1f %-20s %7.2f\n", r->name,
-		       r->value, r->unit, r->baseline, r->baseline_name,
-		       r->ratio);
-	}
-	printf("BENCH-JSON-BEGIN\n{\"benchmark\": \"pmu\", \"results\": [\n");
-	for (int i = 0; i < nresults; i++) {
-		struct result *r = &results[i];
-
-		printf("  {\"name\": \"%s\", \"value\": %.6g, \"unit\": \"%s\", "
-		       "\"baseline\": %.6g, \"baseline_is\": \"%s\", "
-		       "\"ratio\": %.6g, \"target\": 0}%s\n",
-		       r->name, r->value, r->unit, r->baseline,
-		       r->baseline_name, r->ratio,
-		       i + 1 < nresults ? "," : "");
-	}
-	printf("]}\nBENCH-JSON-END\n");
+	bench_add(name, t_fpga / READS, "ns/read", t_sw / READS,
+		  "sw cpu-clock read", t_sw / t_fpga, 0);
 }
 
 int main(void)
@@ -188,8 +125,10 @@ int main(void)
 		  t_single, for (int e = 0; e < EV_NUM; e++)
 				read_loop(sw, 8, READS / 4 / EV_NUM));
 	/* Per counter: a group read against one single read each */
-	add("pmu_read_group", t_grp / (READS / 4) / EV_NUM, "ns/counter",
-	    t_single / (READS / 4 / EV_NUM * EV_NUM), "sw cpu-clock read");
+	t_grp /= (READS / 4) * EV_NUM;
+	t_single /= READS / 4 / EV_NUM * EV_NUM;
+	bench_add("pmu_read_group", t_grp, "ns/counter", t_single,
+		  "sw cpu-clock read", t_single / t_grp, 0);
 
 	for (int e = EV_NUM - 1; e >= 0; e--)
 		close(fds[e]);
@@ -197,6 +136,6 @@ int main(void)
 	close(sw);
 	sim_del(card);
 	run_cmd("modprobe -r fpga_fme fpga_sim fpga_dfl");
-	print_results();
+	bench_print("pmu");
 	return 0;
 }

@@ -22,87 +22,12 @@
 
 #include "sim_util.h"
 #include "nlb_util.h"
+#include "bench_util.h"
 
 #define SCRATCH		0x1000	/* AFU registers the NLB model ignores */
-#define MMIO_WORDS	512	/* one 4 KiB page of 64-bit registers */
-
-struct result {
-	char name[48];
-	double value;		/* measured */
-	const char *unit;
-	double baseline;	/* same metric for the baseline, or 0 */
-	const char *baseline_name;
-	double ratio;		/* speed relative to the baseline (>1 faster) */
-	double target;		/* ratio the issue asks for, or 0 */
-};
-
-static struct result results[64];
-static int nresults;
-
-static void add(const char *name, double value, const char *unit,
-		double baseline, const char *baseline_name, double ratio,
-		double target)
-{
-	struct result *r = &results[nresults++];
-
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	r->value = value;
-	r->unit = unit;
-	r->baseline = baseline;
-	r->baseline_name = baseline_name;
-	r->ratio = ratio;
-	r->target = target;
-}
-
-/* Best of @reps timings of @fn, in ns per call of @fn */
-#define BEST_NS(reps, body) ({					\
-	double __best = 1e300;					\
-	for (int __r = 0; __r < (reps); __r++) {		\
-		double __t0 = now_ms();				\
-		body;						\
-		double __t = (now_ms() - __t0) * 1e6;		\
-		if (__t < __best)				\
-			__best = __t;				\
-	}							\
-	__best; })
-
-/*
- * Best times of two measurements taken in turns: the emulator under the
- * test VM has slow spells, and taking turns makes them hit both sides.
- */
-#define BEST_PAIR(reps, a_ns, a_body, b_ns, b_body) do {	\
-	a_ns = b_ns = 1e300;					\
-	for (int __r = 0; __r < (reps); __r++) {		\
-		double __t0 = now_ms(), __t;			\
-		a_body;						\
-		__t = (now_ms() - __t0) * 1e6;			\
-		a_ns = __t < a_ns ? __t : a_ns;			\
-		__t0 = now_ms();				\
-		b_body;						\
-		__t = (now_ms() - __t0) * 1e6;			\
-		b_ns = __t < b_ns ? __t : b_ns;			\
-	}							\
-} while (0)
 
 #define MMIO_REPS	9
 #define DMA_REPS	7
-
-static uint64_t sink;
-
-static void read_loop(volatile uint64_t *p, long iters)
-{
-	uint64_t acc = 0;
-
-	for (long i = 0; i < iters; i++)
-		acc += p[i & (MMIO_WORDS - 1)];
-	sink += acc;
-}
-
-static void write_loop(volatile uint64_t *p, long iters)
-{
-	for (long i = 0; i < iters; i++)
-		p[i & (MMIO_WORDS - 1)] = i;
-}
 
 static void bench_mmio(volatile uint64_t *afu)
 {
@@ -117,17 +42,17 @@ static void bench_mmio(volatile uint64_t *afu)
 	if (anon == MAP_FAILED)
 		exit(1);
 
-	BEST_PAIR(MMIO_REPS, t_mmio, read_loop(regs, iters),
-		  t_anon, read_loop(anon, iters));
+	BEST_PAIR(MMIO_REPS, t_mmio, bench_read_loop(regs, iters),
+		  t_anon, bench_read_loop(anon, iters));
 	t_mmio /= iters;
 	t_anon /= iters;
-	add("mmio_read64", t_mmio, "ns/access", t_anon, "anonymous memory",
+	bench_add("mmio_read64", t_mmio, "ns/access", t_anon, "anonymous memory",
 	    t_anon / t_mmio, 0.9);
-	BEST_PAIR(MMIO_REPS, t_mmio, write_loop(regs, iters),
-		  t_anon, write_loop(anon, iters));
+	BEST_PAIR(MMIO_REPS, t_mmio, bench_write_loop(regs, iters),
+		  t_anon, bench_write_loop(anon, iters));
 	t_mmio /= iters;
 	t_anon /= iters;
-	add("mmio_write64", t_mmio, "ns/access", t_anon, "anonymous memory",
+	bench_add("mmio_write64", t_mmio, "ns/access", t_anon, "anonymous memory",
 	    t_anon / t_mmio, 0.9);
 
 	snprintf(path, sizeof(path), "/proc/%d/mem", getpid());
@@ -139,12 +64,12 @@ static void bench_mmio(volatile uint64_t *afu)
 		BEST_PAIR(3, t_sys, {
 			for (long i = 0; i < n; i++)
 				if (pread(mem, &v, 8, (off_t)(uintptr_t)
-					  &regs[i & (MMIO_WORDS - 1)]) != 8)
+					  &regs[i & (BENCH_MMIO_WORDS - 1)]) != 8)
 					exit(1);
-		}, t_mmio, read_loop(regs, n));
+		}, t_mmio, bench_read_loop(regs, n));
 		t_sys /= n;
 		t_mmio /= n;
-		add("mmio_syscall_read64", t_sys, "ns/access", t_mmio,
+		bench_add("mmio_syscall_read64", t_sys, "ns/access", t_mmio,
 		    "mmap read", t_mmio / t_sys, 0);
 		close(mem);
 	}
@@ -208,7 +133,7 @@ static void bench_dma(int fd, volatile uint64_t *afu)
 		}, t_cpy, memcpy(dst.va, src.va, len));
 		snprintf(name, sizeof(name), "dma_loopback_%lluKiB",
 			 (unsigned long long)len >> 10);
-		add(name, len / t_dma, "GB/s", len / t_cpy, "memcpy",
+		bench_add(name, len / t_dma, "GB/s", len / t_cpy, "memcpy",
 		    t_cpy / t_dma, len >= (4 << 20) ? 0.8 : 0);
 	}
 	dma_buf_free(fd, &src);
@@ -238,7 +163,7 @@ static void bench_map(int fd)
 		});
 		snprintf(name, sizeof(name), "dma_map_unmap_%lluKiB",
 			 (unsigned long long)len >> 10);
-		add(name, t / 1e3 / (len / (double)(1 << 20)), "us/MiB", 0,
+		bench_add(name, t / 1e3 / (len / (double)(1 << 20)), "us/MiB", 0,
 		    "", 0, 0);
 		munmap(va, len);
 	}
@@ -254,41 +179,7 @@ static void bench_reset(int fd)
 			if (ioctl(fd, DFL_FPGA_PORT_RESET, 0))
 				exit(1);
 	}) / n;
-	add("port_reset", t / 1e3, "us", 0, "", 0, 0);
-}
-
-static void print_results(void)
-{
-	printf("%-26s %12s %-10s %12s %-18s %7s %7s\n", "benchmark", "value",
-	       "unit", "baseline", "baseline is", "ratio", "target");
-	for (int i = 0; i < nresults; i++) {
-		struct result *r = &results[i];
-
-		printf("%-26s %12.3f %-10s ", r->name, r->value, r->unit);
-		if (r->baseline)
-			printf("%12.3f %-18s %7.2f ", r->baseline,
-			       r->baseline_name, r->ratio);
-		else
-			printf("%12s %-18s %7s ", "-", "-", "-");
-		if (r->target)
-			printf("%6.2fx%s\n", r->target,
-			       r->ratio >= r->target ? "" : "  (below target)");
-		else
-			printf("%7s\n", "-");
-	}
-
-	printf("BENCH-JSON-BEGIN\n{\"benchmark\": \"port\", \"results\": [\n");
-	for (int i = 0; i < nresults; i++) {
-		struct result *r = &results[i];
-
-		printf("  {\"name\": \"%s\", \"value\": %.6g, \"unit\": \"%s\", "
-		       "\"baseline\": %.6g, \"baseline_is\": \"%s\", "
-		       "\"ratio\": %.6g, \"target\": %.6g}%s\n",
-		       r->name, r->value, r->unit, r->baseline,
-		       r->baseline_name, r->ratio, r->target,
-		       i + 1 < nresults ? "," : "");
-	}
-	printf("]}\nBENCH-JSON-END\n");
+	bench_add("port_reset", t / 1e3, "us", 0, "", 0, 0);
 }
 
 int main(void)
@@ -321,7 +212,7 @@ int main(void)
 	bench_dma(fd, afu);
 	bench_map(fd);
 	bench_reset(fd);
-	print_results();
+	bench_print("port");
 
 	munmap((void *)afu, NLB_AFU_SIZE);
 	close(fd);

@@ -25,72 +25,12 @@
 #include "sim_util.h"
 #include "uio_util.h"
 #include "nlb_util.h"
+#include "bench_util.h"
 
 #define SCRATCH		0x1000	/* AFU registers the NLB model ignores */
-#define MMIO_WORDS	512
 #define MMIO_REPS	9
 #define IRQ_ROUNDS	200
 #define IRQ_REPS	7
-
-struct result {
-	char name[48];
-	double value;
-	const char *unit;
-	double baseline;
-	const char *baseline_name;
-	double ratio;
-	double target;
-};
-
-static struct result results[32];
-static int nresults;
-
-static void add(const char *name, double value, const char *unit,
-		double baseline, const char *baseline_name, double ratio,
-		double target)
-{
-	struct result *r = &results[nresults++];
-
-	snprintf(r->name, sizeof(r->name), "%s", name);
-	r->value = value;
-	r->unit = unit;
-	r->baseline = baseline;
-	r->baseline_name = baseline_name;
-	r->ratio = ratio;
-	r->target = target;
-}
-
-/* Best times of two measurements taken in turns (see port_bench.c) */
-#define BEST_PAIR(reps, a_ns, a_body, b_ns, b_body) do {	\
-	a_ns = b_ns = 1e300;					\
-	for (int __r = 0; __r < (reps); __r++) {		\
-		double __t0 = now_ms(), __t;			\
-		a_body;						\
-		__t = (now_ms() - __t0) * 1e6;			\
-		a_ns = __t < a_ns ? __t : a_ns;			\
-		__t0 = now_ms();				\
-		b_body;						\
-		__t = (now_ms() - __t0) * 1e6;			\
-		b_ns = __t < b_ns ? __t : b_ns;			\
-	}							\
-} while (0)
-
-static uint64_t sink;
-
-static void read_loop(volatile uint64_t *p, long iters)
-{
-	uint64_t acc = 0;
-
-	for (long i = 0; i < iters; i++)
-		acc += p[i & (MMIO_WORDS - 1)];
-	sink += acc;
-}
-
-static void write_loop(volatile uint64_t *p, long iters)
-{
-	for (long i = 0; i < iters; i++)
-		p[i & (MMIO_WORDS - 1)] = i;
-}
 
 static void die(const char *what)
 {
@@ -111,20 +51,20 @@ static void bench_mmio(volatile uint64_t *afu, const char *via, double *rd,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (anon == MAP_FAILED)
 		die("mmap");
-	BEST_PAIR(MMIO_REPS, t_mmio, read_loop(regs, iters),
-		  t_anon, read_loop(anon, iters));
+	BEST_PAIR(MMIO_REPS, t_mmio, bench_read_loop(regs, iters),
+		  t_anon, bench_read_loop(anon, iters));
 	t_mmio /= iters;
 	t_anon /= iters;
 	snprintf(name, sizeof(name), "mmio_read64_%s", via);
-	add(name, t_mmio, "ns/access", t_anon, "anonymous memory",
+	bench_add(name, t_mmio, "ns/access", t_anon, "anonymous memory",
 	    t_anon / t_mmio, 0.9);
 	*rd = t_mmio;
-	BEST_PAIR(MMIO_REPS, t_mmio, write_loop(regs, iters),
-		  t_anon, write_loop(anon, iters));
+	BEST_PAIR(MMIO_REPS, t_mmio, bench_write_loop(regs, iters),
+		  t_anon, bench_write_loop(anon, iters));
 	t_mmio /= iters;
 	t_anon /= iters;
 	snprintf(name, sizeof(name), "mmio_write64_%s", via);
-	add(name, t_mmio, "ns/access", t_anon, "anonymous memory",
+	bench_add(name, t_mmio, "ns/access", t_anon, "anonymous memory",
 	    t_anon / t_mmio, 0.9);
 	*wr = t_mmio;
 	munmap((void *)anon, 4096);
@@ -199,7 +139,7 @@ static void bench_irq_uio(int fd, volatile uint64_t *afu, double *floor_us)
 		  t_evt, eventfd_rounds(IRQ_ROUNDS));
 	t_uio /= IRQ_ROUNDS * 1e3;
 	t_evt /= IRQ_ROUNDS * 1e3;
-	add("irq_roundtrip_uio", t_uio, "us", t_evt, "eventfd ping-pong",
+	bench_add("irq_roundtrip_uio", t_uio, "us", t_evt, "eventfd ping-pong",
 	    t_evt / t_uio, 0.5);
 	*floor_us = t_evt;
 	pong_stop = 1;
@@ -228,43 +168,9 @@ static void bench_irq_port(int fd, volatile uint64_t *afu, double floor_us)
 		t0 = (now_ms() - t0) * 1e3 / IRQ_ROUNDS;
 		t = t0 < t ? t0 : t;
 	}
-	add("irq_roundtrip_port", t, "us", floor_us,
+	bench_add("irq_roundtrip_port", t, "us", floor_us,
 	    "eventfd ping-pong", floor_us / t, 0);
 	close(efd);
-}
-
-static void print_results(void)
-{
-	printf("%-26s %12s %-10s %12s %-18s %7s %7s\n", "benchmark", "value",
-	       "unit", "baseline", "baseline is", "ratio", "target");
-	for (int i = 0; i < nresults; i++) {
-		struct result *r = &results[i];
-
-		printf("%-26s %12.3f %-10s ", r->name, r->value, r->unit);
-		if (r->baseline)
-			printf("%12.3f %-18s %7.2f ", r->baseline,
-			       r->baseline_name, r->ratio);
-		else
-			printf("%12s %-18s %7s ", "-", "-", "-");
-		if (r->target)
-			printf("%6.2fx%s\n", r->target,
-			       r->ratio >= r->target ? "" : "  (below target)");
-		else
-			printf("%7s\n", "-");
-	}
-
-	printf("BENCH-JSON-BEGIN\n{\"benchmark\": \"uio\", \"results\": [\n");
-	for (int i = 0; i < nresults; i++) {
-		struct result *r = &results[i];
-
-		printf("  {\"name\": \"%s\", \"value\": %.6g, \"unit\": \"%s\", "
-		       "\"baseline\": %.6g, \"baseline_is\": \"%s\", "
-		       "\"ratio\": %.6g, \"target\": %.6g}%s\n",
-		       r->name, r->value, r->unit, r->baseline,
-		       r->baseline_name, r->ratio, r->target,
-		       i + 1 < nresults ? "," : "");
-	}
-	printf("]}\nBENCH-JSON-END\n");
 }
 
 int main(void)
@@ -311,14 +217,14 @@ int main(void)
 	bench_mmio(afu, "port", &port_rd, &port_wr);
 	bench_irq_port(fd, afu, floor_us);
 	/* Reported, no target: the two sides were not measured in turns */
-	add("mmio_read64_uio_vs_port", uio_rd, "ns/access", port_rd,
+	bench_add("mmio_read64_uio_vs_port", uio_rd, "ns/access", port_rd,
 	    "port mmap", port_rd / uio_rd, 0);
-	add("mmio_write64_uio_vs_port", uio_wr, "ns/access", port_wr,
+	bench_add("mmio_write64_uio_vs_port", uio_wr, "ns/access", port_wr,
 	    "port mmap", port_wr / uio_wr, 0);
 	munmap((void *)afu, NLB_AFU_SIZE);
 	close(fd);
 
-	print_results();
+	bench_print("uio");
 	sim_del(card);
 	return 0;
 }

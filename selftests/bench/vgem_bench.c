@@ -22,45 +22,22 @@
 #include "sim_util.h"
 #include "nlb_util.h"
 #include "vgem_util.h"
+#include "bench_util.h"
 
-struct result {
-	char name[48];
-	double value;		/* vgem_ext, us/MiB */
-	double baseline;	/* anonymous memory, us/MiB */
-	double ratio;		/* baseline / value */
-};
-
-static struct result results[32];
-static int nresults;
-
-#define BEST_PAIR(reps, a_ns, a_body, b_ns, b_body) do {	\
-	a_ns = b_ns = 1e300;					\
-	for (int __r = 0; __r < (reps); __r++) {		\
-		double __t0 = now_ms(), __t;			\
-		a_body;						\
-		__t = (now_ms() - __t0) * 1e6;			\
-		a_ns = __t < a_ns ? __t : a_ns;			\
-		__t0 = now_ms();				\
-		b_body;						\
-		__t = (now_ms() - __t0) * 1e6;			\
-		b_ns = __t < b_ns ? __t : b_ns;			\
-	}							\
-} while (0)
-
+/* vgem_ext's cost against anonymous memory's, per MiB */
 static void add(const char *what, uint64_t len, double v_ns, double a_ns)
 {
-	struct result *r = &results[nresults++];
 	double mib = len / (double)(1 << 20);
+	char name[48];
 
 	if (len >= (1 << 20))
-		snprintf(r->name, sizeof(r->name), "%s_%lluMiB", what,
+		snprintf(name, sizeof(name), "%s_%lluMiB", what,
 			 (unsigned long long)len >> 20);
 	else
-		snprintf(r->name, sizeof(r->name), "%s_%lluKiB", what,
+		snprintf(name, sizeof(name), "%s_%lluKiB", what,
 			 (unsigned long long)len >> 10);
-	r->value = v_ns / 1e3 / mib;
-	r->baseline = a_ns / 1e3 / mib;
-	r->ratio = a_ns / v_ns;
+	bench_add(name, v_ns / 1e3 / mib, "us/MiB", a_ns / 1e3 / mib,
+		  "anonymous memory", a_ns / v_ns, 0);
 }
 
 static void die(const char *what)
@@ -141,26 +118,6 @@ static void bench_size(int drm, int port, uint64_t len, int reps)
 	gem_close(drm, c.handle);
 }
 
-static void print_results(void)
-{
-	printf("%-22s %14s %14s %8s\n", "benchmark", "vgem_ext us/MiB",
-	       "anon us/MiB", "ratio");
-	for (int i = 0; i < nresults; i++)
-		printf("%-22s %14.3f %14.3f %8.2f\n", results[i].name,
-		       results[i].value, results[i].baseline, results[i].ratio);
-	printf("BENCH-JSON-BEGIN\n{\"benchmark\": \"vgem\", \"results\": [\n");
-	for (int i = 0; i < nresults; i++) {
-		struct result *r = &results[i];
-
-		printf("  {\"name\": \"%s\", \"value\": %.6g, \"unit\": \"us/MiB\", "
-		       "\"baseline\": %.6g, \"baseline_is\": \"anonymous memory\", "
-		       "\"ratio\": %.6g, \"target\": 0}%s\n",
-		       r->name, r->value, r->baseline, r->ratio,
-		       i + 1 < nresults ? "," : "");
-	}
-	printf("]}\nBENCH-JSON-END\n");
-}
-
 int main(void)
 {
 	static const struct { uint64_t len; int reps; } sizes[] = {
@@ -185,7 +142,7 @@ int main(void)
 	}
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		bench_size(drm, port, sizes[i].len, sizes[i].reps);
-	print_results();
+	bench_print("vgem");
 	close(drm);
 	close(port);
 	sim_del(card);
