@@ -15,6 +15,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <net/netlink.h>
 
 #include "dfl-core.h"
 #include "sim.h"
@@ -389,6 +390,61 @@ static int fpga_sim_parse(const char *buf, size_t count, unsigned int *vals,
 	return ret ? ret : n;
 }
 
+/* Create card @id: from new_device and from netlink (then @extack is set) */
+static int fpga_sim_add(u32 id, u32 ports, struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	if (id > FPGA_SIM_MAX_ID) {
+		pr_err("new_device: ID %u is too large\n", id);
+		NL_SET_ERR_MSG(extack, "the card ID is too large");
+		return -EINVAL;
+	}
+	if (ports < 1 || ports > FPGA_SIM_MAX_PORTS) {
+		pr_err("new_device: NUM_PORTS must be 1..%u, not %u\n",
+		       FPGA_SIM_MAX_PORTS, ports);
+		NL_SET_ERR_MSG(extack, "a card has 1 to 4 ports");
+		return -EINVAL;
+	}
+
+	mutex_lock(&fpga_sim_lock);
+	if (fpga_sim_find(id)) {
+		pr_err("new_device: card %u already exists\n", id);
+		NL_SET_ERR_MSG(extack, "a card with this ID exists");
+		ret = -EEXIST;
+	} else {
+		ret = fpga_sim_create(id, ports);
+		if (ret)
+			NL_SET_ERR_MSG(extack, "the card could not be created");
+	}
+	mutex_unlock(&fpga_sim_lock);
+	return ret;
+}
+
+static int fpga_sim_del(u32 id, struct netlink_ext_ack *extack)
+{
+	struct fpga_sim_entry *entry;
+
+	mutex_lock(&fpga_sim_lock);
+	entry = fpga_sim_find(id);
+	if (entry)
+		fpga_sim_destroy(entry);
+	mutex_unlock(&fpga_sim_lock);
+	if (!entry) {
+		pr_err("del_device: no card %u\n", id);
+		NL_SET_ERR_MSG(extack, "no card with this ID");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* The generic netlink family "fpga" of fpga_dfl offers these too */
+static const struct fpga_dfl_sim_ops fpga_sim_nl_ops = {
+	.owner	= THIS_MODULE,
+	.add	= fpga_sim_add,
+	.del	= fpga_sim_del,
+};
+
 static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
@@ -400,24 +456,7 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 		pr_err("new_device: expected \"ID [NUM_PORTS]\"\n");
 		return n;
 	}
-	if (vals[0] > FPGA_SIM_MAX_ID) {
-		pr_err("new_device: ID %u is too large\n", vals[0]);
-		return -EINVAL;
-	}
-	if (vals[1] < 1 || vals[1] > FPGA_SIM_MAX_PORTS) {
-		pr_err("new_device: NUM_PORTS must be 1..%u, not %u\n",
-		       FPGA_SIM_MAX_PORTS, vals[1]);
-		return -EINVAL;
-	}
-
-	mutex_lock(&fpga_sim_lock);
-	if (fpga_sim_find(vals[0])) {
-		pr_err("new_device: card %u already exists\n", vals[0]);
-		ret = -EEXIST;
-	} else {
-		ret = fpga_sim_create(vals[0], vals[1]);
-	}
-	mutex_unlock(&fpga_sim_lock);
+	ret = fpga_sim_add(vals[0], vals[1], NULL);
 	return ret ? ret : count;
 }
 static BUS_ATTR_WO(new_device);
@@ -425,7 +464,6 @@ static BUS_ATTR_WO(new_device);
 static ssize_t del_device_store(struct bus_type *bus, const char *buf,
 				size_t count)
 {
-	struct fpga_sim_entry *entry;
 	unsigned int id;
 	int ret;
 
@@ -434,17 +472,8 @@ static ssize_t del_device_store(struct bus_type *bus, const char *buf,
 		pr_err("del_device: expected \"ID\"\n");
 		return ret;
 	}
-
-	mutex_lock(&fpga_sim_lock);
-	entry = fpga_sim_find(id);
-	if (entry)
-		fpga_sim_destroy(entry);
-	mutex_unlock(&fpga_sim_lock);
-	if (!entry) {
-		pr_err("del_device: no card %u\n", id);
-		return -ENOENT;
-	}
-	return count;
+	ret = fpga_sim_del(id, NULL);
+	return ret ? ret : count;
 }
 static BUS_ATTR_WO(del_device);
 
@@ -462,14 +491,20 @@ static struct bus_type fpga_sim_bus = {
 
 static int __init fpga_sim_init(void)
 {
+	int ret;
+
 	fpga_sim_attrs_init();
-	return bus_register(&fpga_sim_bus);
+	ret = bus_register(&fpga_sim_bus);
+	if (!ret)
+		fpga_dfl_nl_set_sim_ops(&fpga_sim_nl_ops);
+	return ret;
 }
 
 static void __exit fpga_sim_exit(void)
 {
 	struct fpga_sim_entry *entry, *tmp;
 
+	fpga_dfl_nl_set_sim_ops(NULL);
 	mutex_lock(&fpga_sim_lock);
 	list_for_each_entry_safe(entry, tmp, &fpga_sim_list, node)
 		fpga_sim_destroy(entry);
