@@ -15,6 +15,7 @@
 
 FPGACTL=${FPGACTL:-fpgactl}
 T=$(mktemp -d) || exit 1
+. "$(dirname "$0")/fpgactl_lib.sh"
 SIM_ID=$((5000 + $$ % 1000))
 SIM_OK=""
 E2E_OK=""
@@ -35,7 +36,6 @@ failed=0
 skipped=0
 COUNT_ONLY=""
 
-diag() { echo "$*" | sed 's/^/# /'; }
 
 # t REQUIRES DESCRIPTION FUNCTION; REQUIRES is "none" or "e2e"
 t()
@@ -56,44 +56,10 @@ t()
 	fi
 }
 
-run() { $* > "$T/out" 2> "$T/err"; RC=$?; }
 
-show()
-{
-	diag "stdout:"
-	diag "$(head -n 20 "$T/out")"
-	diag "stderr:"
-	diag "$(head -n 20 "$T/err")"
-}
 
-# expect RC STDERR_PATTERN CMD...
-expect()
-{
-	want=$1
-	pat=$2
-	shift 2
-	run "$@"
-	if [ "$RC" != "$want" ]; then
-		diag "'$*' exited $RC, expected $want"
-		show
-		return 1
-	fi
-	if [ -n "$pat" ] && ! grep -q -e "$pat" "$T/err"; then
-		diag "'$*': stderr does not say '$pat'"
-		show
-		return 1
-	fi
-}
 
-out_has()
-{
-	grep -q -e "$1" "$T/out" && return 0
-	diag "stdout does not match '$1'"
-	show
-	return 1
-}
 
-usage() { expect 2 "$@"; }
 
 # ---- no hardware ----
 

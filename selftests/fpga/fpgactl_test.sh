@@ -22,6 +22,7 @@ NLB0_AFU_ID=d8424dc4a4a3c413f89e433683f9040b
 NLB_DOORBELL=0x180
 
 T=$(mktemp -d) || exit 1
+. "$(dirname "$0")/fpgactl_lib.sh"
 SIM_ID=$((3000 + $$ % 1000))
 SIM_LOADED=""		# we loaded fpga_sim
 DRV_MODULES=""		# port driver modules we loaded
@@ -54,10 +55,6 @@ failed=0
 skipped=0
 COUNT_ONLY=""
 
-diag()
-{
-	echo "$*" | sed 's/^/# /'
-}
 
 # t REQUIRES DESCRIPTION FUNCTION: one test.  REQUIRES is "none", "sim"
 # (fpga_sim and a card), "drv" (also the port driver) or "uirq" (also
@@ -86,53 +83,10 @@ t()
 	fi
 }
 
-# run CMD...: $RC, stdout in $T/out, stderr in $T/err
-run()
-{
-	"$@" > "$T/out" 2> "$T/err"
-	RC=$?
-}
 
-show()
-{
-	diag "stdout:"
-	diag "$(head -n 20 "$T/out")"
-	diag "stderr:"
-	diag "$(head -n 20 "$T/err")"
-}
 
-# expect RC STDERR_PATTERN CMD...: the command exits RC, and its stderr
-# matches the pattern (an empty pattern matches anything)
-expect()
-{
-	want=$1
-	pat=$2
-	shift 2
-	run "$@"
-	if [ "$RC" != "$want" ]; then
-		diag "'$*' exited $RC, expected $want"
-		show
-		return 1
-	fi
-	if [ -n "$pat" ] && ! grep -q -e "$pat" "$T/err"; then
-		diag "'$*': stderr does not say '$pat'"
-		show
-		return 1
-	fi
-	return 0
-}
 
-# out_has PATTERN: the last command's stdout matches
-out_has()
-{
-	if ! grep -q -e "$1" "$T/out"; then
-		diag "stdout does not match '$1'"
-		show
-		return 1
-	fi
-}
 
-usage() { expect 2 "$@"; }
 
 # ---- the command line, no FPGA needed ----
 

@@ -12,6 +12,7 @@ FPGACTL=${FPGACTL:-fpgactl}
 KSFT_SKIP=4
 NLB_DOORBELL=0x180
 T=$(mktemp -d) || exit 1
+. "$(dirname "$0")/fpgactl_lib.sh"
 SIM_ID=$((4000 + $$ % 1000))
 CARD=""			# why the end-to-end tests cannot run, "" if they can
 PORT=""
@@ -29,7 +30,6 @@ passed=0
 failed=0
 skipped=0
 
-diag() { echo "$*" | sed 's/^/# /'; }
 
 # t e2e|none DESCRIPTION FUNCTION
 t()
@@ -47,40 +47,9 @@ t()
 	fi
 }
 
-run() { "$@" > "$T/out" 2> "$T/err"; RC=$?; }
 
-show()
-{
-	diag "stdout: $(head -n 10 "$T/out")"
-	diag "stderr: $(head -n 10 "$T/err")"
-}
 
-# expect RC STDERR_PATTERN CMD...
-expect()
-{
-	want=$1
-	pat=$2
-	shift 2
-	run "$@"
-	if [ "$RC" != "$want" ]; then
-		diag "'$*' exited $RC, expected $want"
-		show
-		return 1
-	fi
-	if [ -n "$pat" ] && ! grep -q -e "$pat" "$T/err"; then
-		diag "'$*': stderr does not say '$pat'"
-		show
-		return 1
-	fi
-}
 
-out_has()
-{
-	grep -q -e "$1" "$T/out" && return 0
-	diag "stdout does not match '$1'"
-	show
-	return 1
-}
 
 driver_of() { basename "$(readlink /sys/bus/fpga_dfl/devices/fpga-port.$1/driver)"; }
 
