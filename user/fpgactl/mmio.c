@@ -49,7 +49,10 @@ static int fc_mmio_read1(struct fpga_port *port, uint64_t off,
 	return ret;
 }
 
-static int fc_mmio_read(const struct fc_cmd *cmd, int argc, char **argv)
+/* "PORT OFFSET [VALUE] [--width 32|64]": @npos positionals, OFFSET parsed */
+static int fc_mmio_args(const struct fc_cmd *cmd, int argc, char **argv,
+			int npos, struct fc_args *a, unsigned int *width,
+			uint64_t *off)
 {
 	const char *width_s = NULL;
 	bool width_set = false;
@@ -57,17 +60,25 @@ static int fc_mmio_read(const struct fc_cmd *cmd, int argc, char **argv)
 		{ "width", 'w', &width_s, &width_set },
 		{ 0 }
 	};
+	int ret;
+
+	ret = fc_parse_args(cmd, argc, argv, opts, npos, npos, a);
+	if (!ret)
+		ret = fc_mmio_width(cmd, width_set, width_s, width);
+	if (!ret)
+		ret = fc_parse_u64(cmd, "OFFSET", a->pos[1], UINT64_MAX, off);
+	return ret;
+}
+
+static int fc_mmio_read(const struct fc_cmd *cmd, int argc, char **argv)
+{
 	struct fpga_port *port;
 	unsigned int width;
 	struct fc_args a;
 	uint64_t off, val;
 	int ret;
 
-	ret = fc_parse_args(cmd, argc, argv, opts, 2, 2, &a);
-	if (!ret)
-		ret = fc_mmio_width(cmd, width_set, width_s, &width);
-	if (!ret)
-		ret = fc_parse_u64(cmd, "OFFSET", a.pos[1], UINT64_MAX, &off);
+	ret = fc_mmio_args(cmd, argc, argv, 2, &a, &width, &off);
 	if (!ret)
 		ret = fc_mmio_aligned(cmd, off, width);
 	if (!ret)
@@ -90,23 +101,13 @@ static int fc_mmio_read(const struct fc_cmd *cmd, int argc, char **argv)
 
 static int fc_mmio_write(const struct fc_cmd *cmd, int argc, char **argv)
 {
-	const char *width_s = NULL;
-	bool width_set = false;
-	const struct fc_opt opts[] = {
-		{ "width", 'w', &width_s, &width_set },
-		{ 0 }
-	};
 	struct fpga_port *port;
 	unsigned int width;
 	struct fc_args a;
 	uint64_t off, val;
 	int ret;
 
-	ret = fc_parse_args(cmd, argc, argv, opts, 3, 3, &a);
-	if (!ret)
-		ret = fc_mmio_width(cmd, width_set, width_s, &width);
-	if (!ret)
-		ret = fc_parse_u64(cmd, "OFFSET", a.pos[1], UINT64_MAX, &off);
+	ret = fc_mmio_args(cmd, argc, argv, 3, &a, &width, &off);
 	if (!ret)
 		ret = fc_parse_u64(cmd, "VALUE", a.pos[2],
 				   width == 8 ? UINT64_MAX : UINT32_MAX, &val);
