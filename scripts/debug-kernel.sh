@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build (once) the debug kernel of "make check-debug" from Debian's
+# linux-source-6.1: allnoconfig + scripts/debug-kernel/debug.config, with
+# the suite itself inside the tree as drivers/fpga_suite (so that our
+# Kconfig and Kbuild files are used as a kernel uses them).
+#
+# The kernel is cached outside the repository, keyed by a hash of the
+# config fragment, this script and the source package version; a later run
+# with the same key only syncs the suite into the tree and rebuilds what
+# changed.  Prints the build directory (the KDIR for out-of-tree modules);
+# bzImage is in arch/x86/boot/, the installed modules in mod-root/.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+fragment=$here/debug-kernel/debug.config
+tarball=/usr/src/linux-source-6.1.tar.xz
+[ -r "$tarball" ] || { echo "debug-kernel: $tarball missing (make deps)" >&2; exit 1; }
+version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}/debug-kernel
+key=$(cat "$fragment" "$0" <(echo "$version") | sha256sum | cut -c1-12)
+src=$cache/src-$version
+out=$cache/$key
+jobs=${JOBS:-$(nproc)}
+log() { echo "debug-kernel: $*" >&2; }
+
+mkdir -p "$cache"
+# One builder at a time: the tree and its cache are shared.
+exec 9>"$cache/.lock"
+flock 9
+
+if [ ! -e "$src/.complete" ]; then
+	log "extracting $tarball"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -xJf "$tarball" -C "$src.tmp" --strip-components=1
+	# The suite as a driver directory of the tree
+	echo 'source "drivers/fpga_suite/Kconfig"' >> "$src.tmp/drivers/Kconfig"
+	echo 'obj-y += fpga_suite/' >> "$src.tmp/drivers/Makefile"
+	touch "$src.tmp/.complete"
+	mv "$src.tmp" "$src"
+fi
+
+# The suite's kernel sources, synced by content so that unchanged files
+# keep their timestamps and are not rebuilt.
+mkdir -p "$src/drivers/fpga_suite"
+rsync -rc --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+	--exclude='.*.cmd' --exclude=modules.order --exclude=Module.symvers \
+	--include='/Kconfig' --include='/Kbuild' --include='/kernel/***' \
+	--include='/include/***' --exclude='/*' \
+	"$repo"/ "$src/drivers/fpga_suite/"
+
+mkdir -p "$out/build"
+kmake() { make -s -C "$src" O="$out/build" -j"$jobs" "$@"; }
+
+if [ ! -e "$out/build/.config" ]; then
+	log "configuring $out/build (allnoconfig + debug.config)"
+	kmake KCONFIG_ALLCONFIG="$fragment" allnoconfig >&2
+fi
+kmake olddefconfig >&2
+# Every line of the fragment must have survived: a dependency that is not
+# met drops an option silently otherwise.
+missing=0
+while read -r line; do
+	case "$line" in
+	CONFIG_*=n) want="# ${line%=n} is not set" ;;
+	CONFIG_*) want=$line ;;
+	*) continue ;;
+	esac
+	if ! grep -qxF "$want" "$out/build/.config"; then
+		log "option not in the final config: $line"
+		missing=1
+	fi
+done < "$fragment"
+[ "$missing" -eq 0 ] || exit 1
+
+start=$(date +%s)
+log "building in $out/build with $jobs jobs"
+kmake bzImage modules >&2
+rm -rf "$out/mod-root.tmp"
+kmake INSTALL_MOD_PATH="$out/mod-root.tmp" modules_install >/dev/null
+rm -rf "$out/mod-root"
+mv "$out/mod-root.tmp" "$out/mod-root"
+log "built in $(( $(date +%s) - start )) s"
+echo "$out/build"
