@@ -21,63 +21,52 @@
 /* Control block at the end of the image (scripts/dfl-image) */
 #define CTL_SIZE	0x1000
 #define CTL_MAGIC	0x4c444f4d4c464400ULL
-#define CTL_STOP	0x08
-#define CTL_STATE	0x10
-#define CTL_BEAT	0x18
 #define CTL_NAME	0x80
-#define CTL_RUNNING	1
-#define CTL_STOPPED	2
+/* The model's knob: the last 16 bytes of port 0's AFU */
+#define KNOB_STOP(afu_size)	((afu_size) - 0x10)
+#define KNOB_STATE(afu_size)	((afu_size) - 0x8)
+#define MODEL_RUNNING	1
+#define MODEL_STOPPED	2
 
 /**
  * struct pci_card - one ivshmem card
  * @bdf:	PCI address ("0000:00:10.0")
- * @bar:	BAR 2 mapped from sysfs (resource2)
- * @size:	its size
- * @ctl:	the control block in it
  */
 struct pci_card {
 	char bdf[32];
-	volatile uint8_t *bar;
-	size_t size;
-	volatile uint64_t *ctl;
 };
 
-static inline int pci_card_map(struct pci_card *c, const char *bdf)
+/*
+ * Does the image in BAR 2 of @bdf carry the name @name?  Only while no
+ * driver holds the BAR: with one bound, the kernel refuses (and revokes)
+ * user mappings of it (CONFIG_IO_STRICT_DEVMEM).
+ */
+static inline int pci_image_named(const char *bdf, const char *name)
 {
 	char path[256];
 	struct stat st;
-	int fd;
+	uint8_t *bar;
+	int fd, ret;
 
-	snprintf(c->bdf, sizeof(c->bdf), "%.31s", bdf);
 	snprintf(path, sizeof(path), PCI_DEVICES "/%.31s/resource2", bdf);
-	fd = open(path, O_RDWR | O_SYNC);
+	fd = open(path, O_RDWR);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || st.st_size < 2 * CTL_SIZE) {
 		close(fd);
 		return -ENODEV;
 	}
-	c->size = st.st_size;
-	c->bar = mmap(NULL, c->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	bar = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
-	if (c->bar == MAP_FAILED)
+	if (bar == MAP_FAILED)
 		return -errno;
-	c->ctl = (volatile uint64_t *)(c->bar + c->size - CTL_SIZE);
-	if (c->ctl[0] != CTL_MAGIC) {
-		munmap((void *)c->bar, c->size);
-		return -ENODEV;
-	}
-	return 0;
+	ret = *(volatile uint64_t *)(bar + st.st_size - CTL_SIZE) == CTL_MAGIC &&
+	      !strncmp((char *)bar + st.st_size - CTL_SIZE + CTL_NAME, name, 64);
+	munmap(bar, st.st_size);
+	return ret ? 0 : -ENOENT;
 }
 
-static inline void pci_card_unmap(struct pci_card *c)
-{
-	if (c->bar && c->bar != MAP_FAILED)
-		munmap((void *)c->bar, c->size);
-	c->bar = NULL;
-}
-
-/* Map the ivshmem card whose image is named @name; 0 or -ENOENT */
+/* Find the unbound ivshmem card whose image is named @name; 0 or -ENOENT */
 static inline int pci_card_find(struct pci_card *c, const char *name)
 {
 	char path[300], id[32];
@@ -92,37 +81,34 @@ static inline int pci_card_find(struct pci_card *c, const char *name)
 		if (sysfs_read(path, id, sizeof(id)) || strcmp(id, "0x1110"))
 			continue;
 		if (strlen(de->d_name) >= sizeof(c->bdf) ||
-		    pci_card_map(c, de->d_name))
+		    pci_image_named(de->d_name, name))
 			continue;
-		if (!strncmp((const char *)c->ctl + CTL_NAME, name, 64)) {
-			closedir(d);
-			return 0;
-		}
-		pci_card_unmap(c);
+		snprintf(c->bdf, sizeof(c->bdf), "%s", de->d_name);
+		closedir(d);
+		return 0;
 	}
 	closedir(d);
 	return -ENOENT;
 }
 
-/* Wait up to 5 s for the model to say @state; 0 or -ETIMEDOUT */
-static inline int pci_model_wait(struct pci_card *c, uint64_t state)
+/*
+ * Stop (1) or resume (0) the host model through the knob in port 0's AFU
+ * (@afu: the port's AFU region mapped read-write, @size its size), and wait
+ * up to 5 s for it to say so; 0 or -ETIMEDOUT.
+ */
+static inline int pci_model_stop(volatile uint64_t *afu, size_t size, int stop)
 {
+	uint64_t want = stop ? MODEL_STOPPED : MODEL_RUNNING;
 	int i;
 
+	afu[KNOB_STATE(size) / 8] = 0;
+	afu[KNOB_STOP(size) / 8] = stop;
 	for (i = 0; i < 500; i++) {
-		if (c->ctl[CTL_STATE / 8] == state)
+		if (afu[KNOB_STATE(size) / 8] == want)
 			return 0;
 		usleep(10000);
 	}
 	return -ETIMEDOUT;
-}
-
-/* Stop (1) or resume (0) the host model of card @c, and wait for it */
-static inline int pci_model_stop(struct pci_card *c, int stop)
-{
-	c->ctl[CTL_STATE / 8] = 0;
-	c->ctl[CTL_STOP / 8] = stop;
-	return pci_model_wait(c, stop ? CTL_STOPPED : CTL_RUNNING);
 }
 
 /* Number N of the @index-th child @prefix.N of the card, or -ENOENT */
