@@ -415,6 +415,12 @@ TEST_F(pci, remove_with_port_open)
 	ret = path_exists(path);
 	ASSERT_TRUE(ret);
 	EXPECT_EQ(1, pci_children(&self->bad, "fpga-port."));
+
+	/* Nothing of the removed function is still held: all unloads */
+	ASSERT_EQ(0, pci_unbind(&self->bad));
+	ASSERT_EQ(0, pci_unbind(&self->basic));
+	EXPECT_EQ(0, run_cmd("modprobe -r " MODULES));
+	EXPECT_FALSE(path_exists("/sys/module/fpga_dfl"));
 }
 
 TEST_HARNESS_MAIN
