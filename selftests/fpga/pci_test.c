@@ -394,6 +394,19 @@ TEST_F(pci, pmu_for_card_with_counter_bank)
 	close(fd);
 }
 
+/* The tools see a PCI card as they see a simulated one */
+TEST_F(pci, fpgactl_on_pci_card)
+{
+	int p1 = pci_child_at(&self->basic, "fpga-port.", 1);
+
+	NEED_CARDS();
+	ASSERT_GE(p1, 0);
+	EXPECT_EQ(0, run_cmd("fpgactl list | grep -q '(%s)'", self->basic.bdf));
+	EXPECT_EQ(0, run_cmd("fpgactl list | grep -q 'afu_id %s'", BASIC_GUID1));
+	EXPECT_EQ(0, run_cmd("fpgactl mmio read %d 0x100 | grep -qi 0123456789abcdef", p1));
+	EXPECT_EQ(0, run_cmd("fpgactl reset %d >/dev/null", p1));
+}
+
 /* Last: the function goes away through sysfs with a port open */
 TEST_F(pci, remove_with_port_open)
 {
