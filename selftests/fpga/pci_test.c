@@ -5,9 +5,11 @@
  * the host model (scripts/vm/dfl-model) answering port resets.
  *
  * "basic": FME (global error, counter bank) and two ports with known AFU
- * GUIDs, sizes and register values.  "malformed": FME; port 0 good but
- * its UINT names vectors the function does not have; port 1's offset is
- * port 0's (loop); port 2's is outside the BAR; port 3 has FIU id 7.
+ * GUIDs, sizes and register values, one DFHv1 feature.  "malformed": FME;
+ * port 0 good but its UINT (DFHv0 capability) and its error feature (DFHv1
+ * MSI-X parameter) name vectors the function does not have (ivshmem-plain
+ * has no MSI-X); port 1's offset is port 0's (loop); port 2's is outside
+ * the BAR; port 3 has FIU id 7.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -22,6 +24,13 @@
 #define BASIC_GUID0	"d8424dc4a4a3c413f89e433683f9040b"
 #define BASIC_GUID1	"00112233445566778899aabbccddeeff"
 #define MODULES		"uio_fpga fpga_port fpga_fme fpga_dfl_pci fpga_dfl"
+/*
+ * The model is a host process beside a TCG guest on a shared machine: give
+ * it seconds, not hardware's 100 ms, to answer a reset (a timeout is still
+ * a failure of the tests that expect an answer)
+ */
+#define MODEL_TIMEOUT_US	"5000000"
+#define PORT_TIMEOUT	"/sys/module/fpga_port/parameters/reset_timeout_us"
 
 static int kmsg_open(void)
 {
@@ -129,6 +138,7 @@ FIXTURE_SETUP(pci)
 		SKIP(return, "no ivshmem DFL cards (run-vm --pci-cards)");
 	self->found = true;
 	ASSERT_EQ(0, run_cmd("modprobe fpga_dfl_pci && modprobe fpga_port && modprobe fpga_fme"));
+	ASSERT_EQ(0, sysfs_write(PORT_TIMEOUT, MODEL_TIMEOUT_US));
 	/* Bound through new_id: ivshmem is not in the id table */
 	ret = sysfs_write(PCI_DRIVER "/new_id", IVSHMEM_ID);
 	ASSERT_TRUE(ret == 0 || ret == -EEXIST);
@@ -248,6 +258,7 @@ TEST_F(pci, reset_times_out_with_model_stopped)
 	ASSERT_NE(NULL, afu);
 	ASSERT_EQ(0, pci_model_stop(afu, size, 0));
 	ASSERT_EQ(0, pci_model_stop(afu, size, 1));
+	ASSERT_EQ(0, sysfs_write(PORT_TIMEOUT, "200000"));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	EXPECT_EQ(-ETIMEDOUT, port_reset(fd));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -256,6 +267,7 @@ TEST_F(pci, reset_times_out_with_model_stopped)
 	EXPECT_TRUE(kmsg_has(self->kmsg, "soft-reset ACK did not rise", NULL));
 	/* The port is not wedged: with the model back, reset works again */
 	ASSERT_EQ(0, pci_model_stop(afu, size, 0));
+	ASSERT_EQ(0, sysfs_write(PORT_TIMEOUT, MODEL_TIMEOUT_US));
 	EXPECT_EQ(0, port_reset(fd));
 	munmap((void *)afu, size);
 	close(fd);
@@ -270,7 +282,11 @@ TEST_F(pci, malformed_card_reported_rest_enumerates)
 	EXPECT_TRUE(kmsg_has(self->kmsg, "loop or overlap", self->bad.bdf));
 	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x200000", "outside the window"));
 	EXPECT_TRUE(kmsg_has(self->kmsg, "unknown FIU id 7", self->bad.bdf));
-	EXPECT_TRUE(kmsg_has(self->kmsg, "bad IRQ capability", self->bad.bdf));
+	EXPECT_TRUE(kmsg_has(self->kmsg, "feature 0x12: bad IRQ capability (vectors 0..3",
+			     self->bad.bdf));
+	/* DFHv1: the vectors come from its MSI-X parameter */
+	EXPECT_TRUE(kmsg_has(self->kmsg, "feature 0x10: bad IRQ capability (vectors 2..2",
+			     self->bad.bdf));
 	EXPECT_EQ(1, pci_children(&self->bad, "fpga-fme."));
 	ASSERT_EQ(1, pci_children(&self->bad, "fpga-port."));
 	p0 = pci_child_at(&self->bad, "fpga-port.", 0);
@@ -350,7 +366,7 @@ TEST_F(pci, uio_fpga_binds_pci_port)
 	NEED_CARDS();
 	num = pci_child_at(&self->basic, "fpga-port.", 0);
 	ASSERT_GE(num, 0);
-	ASSERT_EQ(0, run_cmd("modprobe uio_fpga"));
+	ASSERT_EQ(0, run_cmd("modprobe uio_fpga reset_timeout_us=" MODEL_TIMEOUT_US));
 	ASSERT_EQ(0, port_bind(num, "uio_fpga"));
 	ASSERT_EQ(0, port_driver(num, buf, sizeof(buf)));
 	EXPECT_STREQ("uio_fpga", buf);
