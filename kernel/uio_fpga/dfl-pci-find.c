@@ -230,11 +230,16 @@ int fpga_dfl_pci_find(struct fpga_dfl_pci *fp)
 	int ret;
 
 	ret = fpga_dfl_pci_find_vsec(fp);
-	if (ret == -ENODEV)
+	if (ret == -ENODEV) {
 		ret = fpga_dfl_pci_find_default(fp);
+		if (ret) {
+			dev_err(&fp->pdev->dev,
+				"no DFL found: no DFL VSEC, and no FME or port header at offset 0 of a memory BAR\n");
+			return -ENODEV;
+		}
+	}
 	if (ret || !fp->num_lists) {
-		dev_err(&fp->pdev->dev,
-			"no DFL found: no DFL VSEC, and no FME or port header at offset 0 of a memory BAR\n");
+		dev_err(&fp->pdev->dev, "the DFL VSEC lists no usable DFL\n");
 		return -ENODEV;
 	}
 
