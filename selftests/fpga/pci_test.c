@@ -9,10 +9,14 @@
  * port 0 good but its UINT (DFHv0 capability) and its error feature (DFHv1
  * MSI-X parameter) name vectors the function does not have (ivshmem-plain
  * has no MSI-X); port 1's offset is port 0's (loop); port 2's is outside
- * the BAR; port 3 has FIU id 7.
+ * the BAR; port 3 has FIU id 7.  "irq": an ivshmem-doorbell card with 6
+ * MSI-X vectors, whose interrupts the model raises on request: port error
+ * (vector 4, DFHv0 capability), UINT (0..3, DFHv1 parameter).
  */
+#include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <linux/fpga-dfl.h>
 
@@ -450,6 +454,125 @@ TEST_F(pci, remove_with_port_open)
 	ASSERT_EQ(0, pci_unbind(&self->basic));
 	EXPECT_EQ(0, run_cmd("modprobe -r " MODULES));
 	EXPECT_FALSE(path_exists("/sys/module/fpga_dfl"));
+}
+
+/* MSI-X on the PCI path: an ivshmem-doorbell card whose model raises them */
+FIXTURE(pci_irq) {
+	struct pci_card card;
+	bool found;
+	int port;
+};
+
+FIXTURE_SETUP(pci_irq)
+{
+	int ret;
+
+	run_cmd("modprobe -r " MODULES " 2>/dev/null");
+	if (pci_card_find(&self->card, "irq"))
+		SKIP(return, "no ivshmem-doorbell DFL card (run-vm --pci-cards)");
+	self->found = true;
+	ASSERT_EQ(0, run_cmd("modprobe fpga_dfl_pci && modprobe fpga_port"));
+	ret = sysfs_write(PCI_DRIVER "/new_id", IVSHMEM_ID);
+	ASSERT_TRUE(ret == 0 || ret == -EEXIST);
+	ASSERT_EQ(0, pci_unbind(&self->card));
+	ASSERT_EQ(0, pci_bind(&self->card));
+	self->port = pci_child_at(&self->card, "fpga-port.", 0);
+	ASSERT_GE(self->port, 0);
+}
+
+FIXTURE_TEARDOWN(pci_irq)
+{
+	if (!self->found)
+		return;
+	run_cmd("modprobe -r " MODULES);
+}
+
+/* Bind @efd to interrupt @start of the feature, ring vector @vec, wait */
+static int irq_fires(int fd, unsigned long cmd, uint32_t start, int vec)
+{
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = start, .count = 1 } };
+	volatile uint64_t *afu;
+	uint64_t count = 0;
+	struct pollfd p;
+	size_t size;
+	int ret = -1;
+
+	set.fd = eventfd(0, EFD_NONBLOCK);
+	if (set.fd < 0 || ioctl(fd, cmd, &set))
+		goto out;
+	afu = afu_map(fd, &size, PROT_READ | PROT_WRITE);
+	if (!afu)
+		goto out;
+	afu[KNOB_DOORBELL(size) / 8] = 1ULL << vec;
+	p.fd = set.fd;
+	p.events = POLLIN;
+	if (poll(&p, 1, 5000) == 1 && read(set.fd, &count, 8) == 8)
+		ret = (int)count;
+	else
+		ret = 0;
+	munmap((void *)afu, size);
+	set.fd = -1;
+	ioctl(fd, cmd, &set);	/* unbind */
+out:
+	return ret;
+}
+
+TEST_F(pci_irq, msix_vectors_reach_eventfds)
+{
+	char path[64];
+	uint32_t n;
+	int fd;
+
+	if (!self->found)
+		SKIP(return, "no ivshmem-doorbell DFL card");
+	snprintf(path, sizeof(path), "/dev/fpga-port.%d", self->port);
+	fd = open(path, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM, &n));
+	EXPECT_EQ(4, n);
+	ASSERT_EQ(0, ioctl(fd, DFL_FPGA_PORT_ERR_GET_IRQ_NUM, &n));
+	EXPECT_EQ(1, n);
+	/* UINT 2 is vector 2 (its MSI-X parameter says 0..3) */
+	EXPECT_EQ(1, irq_fires(fd, DFL_FPGA_PORT_UINT_SET_IRQ, 2, 2));
+	/* Another vector does not reach it */
+	EXPECT_EQ(0, irq_fires(fd, DFL_FPGA_PORT_UINT_SET_IRQ, 2, 3));
+	/* The error interrupt is vector 4 (PORT_ERROR_CAP) */
+	EXPECT_EQ(1, irq_fires(fd, DFL_FPGA_PORT_ERR_SET_IRQ, 0, 4));
+	close(fd);
+}
+
+/* Unbind with interrupts bound to eventfds: freed before the vectors go */
+TEST_F(pci_irq, unbind_with_irqs_bound)
+{
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fds[4];
+	} set = { .s = { .start = 0, .count = 4 } };
+	char path[64];
+	uint32_t n;
+	int fd, i;
+
+	if (!self->found)
+		SKIP(return, "no ivshmem-doorbell DFL card");
+	snprintf(path, sizeof(path), "/dev/fpga-port.%d", self->port);
+	fd = open(path, O_RDWR);
+	ASSERT_GE(fd, 0);
+	for (i = 0; i < 4; i++) {
+		set.fds[i] = eventfd(0, EFD_NONBLOCK);
+		ASSERT_GE(set.fds[i], 0);
+	}
+	ASSERT_EQ(0, ioctl(fd, DFL_FPGA_PORT_UINT_SET_IRQ, &set));
+	ASSERT_EQ(0, pci_unbind(&self->card));
+	EXPECT_NE(0, ioctl(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM, &n));
+	EXPECT_EQ(ENODEV, errno);
+	close(fd);
+	for (i = 0; i < 4; i++)
+		close(set.fds[i]);
+	ASSERT_EQ(0, pci_bind(&self->card));
+	EXPECT_EQ(1, pci_children(&self->card, "fpga-port."));
 }
 
 TEST_HARNESS_MAIN

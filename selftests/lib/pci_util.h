@@ -22,9 +22,10 @@
 #define CTL_SIZE	0x1000
 #define CTL_MAGIC	0x4c444f4d4c464400ULL
 #define CTL_NAME	0x80
-/* The model's knob: the last 16 bytes of port 0's AFU */
-#define KNOB_STOP(afu_size)	((afu_size) - 0x10)
-#define KNOB_STATE(afu_size)	((afu_size) - 0x8)
+/* The model's knob: the last 32 bytes of port 0's AFU */
+#define KNOB_STOP(afu_size)	((afu_size) - 0x20)
+#define KNOB_STATE(afu_size)	((afu_size) - 0x18)
+#define KNOB_DOORBELL(afu_size)	((afu_size) - 0x10)	/* BIT(k): vector k */
 #define MODEL_RUNNING	1
 #define MODEL_STOPPED	2
 
