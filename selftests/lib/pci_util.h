@@ -67,6 +67,26 @@ static inline int pci_image_named(const char *bdf, const char *name)
 	return ret ? 0 : -ENOENT;
 }
 
+/* How many ivshmem functions (plain or doorbell) the VM has */
+static inline int pci_ivshmem_count(void)
+{
+	char path[300], id[32];
+	struct dirent *de;
+	DIR *d = opendir(PCI_DEVICES);
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		snprintf(path, sizeof(path), PCI_DEVICES "/%.64s/device",
+			 de->d_name);
+		if (!sysfs_read(path, id, sizeof(id)) && !strcmp(id, "0x1110"))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
 /* Find the unbound ivshmem card whose image is named @name; 0 or -ENOENT */
 static inline int pci_card_find(struct pci_card *c, const char *name)
 {
