@@ -8,12 +8,23 @@
 #include <linux/fpga-dfl.h>
 #include <linux/limits.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 
 #include "port.h"
 
+/* A port with an AFU of @size (struct fpga_port is too big for the stack) */
+static struct fpga_port *port_with_afu(struct kunit *test, u64 size)
+{
+	struct fpga_port *port = kunit_kzalloc(test, sizeof(*port), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, port);
+	port->afu_size = size;
+	return port;
+}
+
 static void port_region_info(struct kunit *test)
 {
-	struct fpga_port port = { .afu_size = SZ_256K };
+	struct fpga_port *port = port_with_afu(test, SZ_256K);
 	struct dfl_fpga_port_region_info rinfo = {
 		.argsz = sizeof(rinfo),
 		.index = DFL_PORT_REGION_INDEX_AFU,
@@ -21,7 +32,7 @@ static void port_region_info(struct kunit *test)
 		.offset = 1,
 	};
 
-	KUNIT_ASSERT_EQ(test, fpga_port_region_info(&port, &rinfo), 0);
+	KUNIT_ASSERT_EQ(test, fpga_port_region_info(port, &rinfo), 0);
 	KUNIT_EXPECT_EQ(test, rinfo.flags, DFL_PORT_REGION_READ |
 			DFL_PORT_REGION_WRITE | DFL_PORT_REGION_MMAP);
 	KUNIT_EXPECT_EQ(test, rinfo.size, SZ_256K);
@@ -29,28 +40,28 @@ static void port_region_info(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rinfo.index, DFL_PORT_REGION_INDEX_AFU);
 
 	/* A port without AFU says so with size 0 */
-	port.afu_size = 0;
-	KUNIT_ASSERT_EQ(test, fpga_port_region_info(&port, &rinfo), 0);
+	port->afu_size = 0;
+	KUNIT_ASSERT_EQ(test, fpga_port_region_info(port, &rinfo), 0);
 	KUNIT_EXPECT_EQ(test, rinfo.size, 0);
 }
 
 static void port_region_info_invalid(struct kunit *test)
 {
-	struct fpga_port port = { .afu_size = SZ_256K };
+	struct fpga_port *port = port_with_afu(test, SZ_256K);
 	struct dfl_fpga_port_region_info rinfo = {
 		.argsz = sizeof(rinfo),
 		.index = DFL_PORT_REGION_INDEX_AFU + 1,
 	};
 
-	KUNIT_EXPECT_EQ(test, fpga_port_region_info(&port, &rinfo), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fpga_port_region_info(port, &rinfo), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rinfo.size, 0);
 	rinfo.index = DFL_PORT_REGION_INDEX_STP;
-	KUNIT_EXPECT_EQ(test, fpga_port_region_info(&port, &rinfo), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fpga_port_region_info(port, &rinfo), -EINVAL);
 	rinfo.index = U32_MAX;
-	KUNIT_EXPECT_EQ(test, fpga_port_region_info(&port, &rinfo), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fpga_port_region_info(port, &rinfo), -EINVAL);
 	rinfo.index = DFL_PORT_REGION_INDEX_AFU;
 	rinfo.padding = 1;
-	KUNIT_EXPECT_EQ(test, fpga_port_region_info(&port, &rinfo), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fpga_port_region_info(port, &rinfo), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rinfo.flags, 0);
 }
 
