@@ -14,6 +14,7 @@
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "dfl-enum.h"
 
@@ -65,6 +66,7 @@ static long ofs_of(struct dfl_kunit *t, void __iomem *addr)
  */
 static void sane_card(struct dfl_kunit *t)
 {
+	memset(t->win, 0, WIN_LEN);
 	win_put(t, FME, dfh(DFH_TYPE_FIU, DFH_ID_FIU_FME, FME_ERR - FME, false));
 	win_put(t, FME + FME_HDR_PORT_OFST(0),
 		FME_PORT_OFST_IMP | FIELD_PREP(FME_PORT_OFST_DFH, PORT));
@@ -303,6 +305,7 @@ static void dfl_parser_outside_window(struct kunit *test)
 	card = enumerate_ok(test);
 	KUNIT_EXPECT_EQ(test, card->num_reports, 1);
 	KUNIT_EXPECT_EQ(test, card->last_report, FME);
+	KUNIT_ASSERT_NOT_NULL(test, card->fme);
 	KUNIT_EXPECT_EQ(test, card->fme->num_features, 0);
 	KUNIT_EXPECT_EQ(test, card->num_ports, 1);
 	discard(t);
