@@ -353,6 +353,60 @@ static void dfl_parser_unknown_fiu(struct kunit *test)
 	t->card = NULL;
 }
 
+static void dfl_parser_fiu_limits(struct kunit *test)
+{
+	struct dfl_kunit *t = test->priv;
+	unsigned int i;
+
+	/* One list: FME, then FME_MAX_PORTS + 1 ports; the last is refused */
+	win_put(t, FME, dfh(DFH_TYPE_FIU, DFH_ID_FIU_FME, SZ_4K, false));
+	for (i = 1; i <= FME_MAX_PORTS + 1; i++)
+		win_put(t, i * SZ_4K, dfh(DFH_TYPE_FIU, DFH_ID_FIU_PORT, SZ_4K,
+					  i == FME_MAX_PORTS + 1));
+	enumerate_ok(test);
+	KUNIT_EXPECT_NOT_NULL(test, t->card->fme);
+	KUNIT_ASSERT_EQ(test, t->card->num_ports, FME_MAX_PORTS);
+	for (i = 0; i < FME_MAX_PORTS; i++) {
+		KUNIT_EXPECT_EQ(test, t->card->ports[i]->port_num, i);
+		KUNIT_EXPECT_EQ(test, ofs_of(t, t->card->ports[i]->hdr.ioaddr),
+				(i + 1) * SZ_4K);
+	}
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	KUNIT_EXPECT_EQ(test, t->card->last_report, (FME_MAX_PORTS + 1) * SZ_4K);
+	discard(t);
+
+	/* A second FME ends the list */
+	memset(t->win, 0, WIN_LEN);
+	win_put(t, FME, dfh(DFH_TYPE_FIU, DFH_ID_FIU_FME, SZ_4K, false));
+	win_put(t, SZ_4K, dfh(DFH_TYPE_FIU, DFH_ID_FIU_FME, SZ_4K, false));
+	win_put(t, 2 * SZ_4K, dfh(DFH_TYPE_FIU, DFH_ID_FIU_PORT, 0, true));
+	enumerate_ok(test);
+	KUNIT_ASSERT_NOT_NULL(test, t->card->fme);
+	KUNIT_EXPECT_EQ(test, ofs_of(t, t->card->fme->hdr.ioaddr), FME);
+	KUNIT_EXPECT_EQ(test, t->card->num_ports, 0);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	KUNIT_EXPECT_EQ(test, t->card->last_report, SZ_4K);
+}
+
+static void dfl_parser_private_before_fiu(struct kunit *test)
+{
+	struct dfl_kunit *t = test->priv;
+
+	/* A private feature with no FIU yet is skipped; the list goes on */
+	win_put(t, 0, dfh(DFH_TYPE_PRIVATE, PORT_FEATURE_ID_ERROR, SZ_4K,
+			  false));
+	win_put(t, SZ_4K, dfh(DFH_TYPE_FIU, DFH_ID_FIU_PORT, SZ_4K, false));
+	win_put(t, 2 * SZ_4K, dfh(DFH_TYPE_PRIVATE, PORT_FEATURE_ID_ERROR, 0,
+				  true));
+	enumerate_ok(test);
+	KUNIT_EXPECT_NULL(test, t->card->fme);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	KUNIT_EXPECT_EQ(test, t->card->last_report, 0);
+	KUNIT_ASSERT_EQ(test, the_port(test)->num_features, 1);
+	KUNIT_EXPECT_EQ(test, ofs_of(t, the_port(test)->features[0].ioaddr),
+			2 * SZ_4K);
+}
+
 /* The port's UINT feature as DFHv1 at PORT_UINT, after the error feature */
 static void dfhv1_uint(struct dfl_kunit *t, u64 csr_addr, u64 size_grp)
 {
@@ -544,6 +598,8 @@ static struct kunit_case dfl_parser_cases[] = {
 	KUNIT_CASE(dfl_parser_outside_window),
 	KUNIT_CASE(dfl_parser_unknown),
 	KUNIT_CASE(dfl_parser_unknown_fiu),
+	KUNIT_CASE(dfl_parser_fiu_limits),
+	KUNIT_CASE(dfl_parser_private_before_fiu),
 	KUNIT_CASE(dfl_parser_dfhv1),
 	KUNIT_CASE(dfl_parser_dfhv1_bad),
 	KUNIT_CASE(dfl_parser_irq_caps),
