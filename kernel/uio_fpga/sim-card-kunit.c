@@ -7,14 +7,21 @@
  *   fpga_sim_reset: the soft-reset handshake (sim-card.c)
  *   fpga_sim_error: the port error registers, W1C on change, first error,
  *                   the mask and the error interrupt (sim-error.c)
+ *   fpga_sim_layout: the register file is the DFL sim-card.c describes,
+ *                   as fpga_dfl's parser reads it
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
+#include <linux/bitfield.h>
+#include <linux/device.h>
+#include <linux/err.h>
 #include <linux/gfp.h>
+#include <linux/io.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "dfl-enum.h"
 #include "sim.h"
 
 #define NUM_PORTS	2
@@ -22,6 +29,9 @@
 struct sim_kunit {
 	struct fpga_sim sim;
 	atomic_t irq_works;	/* times the interrupt delivery work ran */
+	struct device *parent;	/* fpga_sim_layout: the card's device */
+	struct fpga_dfl_card *card;	/* and the card enumerated */
+	int irqs[FPGA_SIM_MAX_VECS];
 };
 
 static void sim_kunit_irq_work(struct irq_work *work)
@@ -61,6 +71,10 @@ static void sim_kunit_exit(struct kunit *test)
 	struct sim_kunit *t = test->priv;
 
 	irq_work_sync(&t->sim.irq.work);
+	if (t->card)
+		fpga_dfl_card_discard(t->card);
+	if (t->parent)
+		root_device_unregister(t->parent);
 	free_pages_exact(t->sim.regs, t->sim.regs_size);
 }
 
@@ -333,7 +347,129 @@ static struct kunit_suite sim_error_suite = {
 	.test_cases = sim_error_cases,
 };
 
-kunit_test_suites(&sim_reset_suite, &sim_error_suite);
+/* Enumerate the register file as fpga_sim_card_init() has fpga_dfl do */
+static struct fpga_dfl_card *sim_enumerate(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_dfl_card_info info = {
+		.ioaddr = (void __force __iomem *)t->sim.regs,
+		.start = virt_to_phys(t->sim.regs),
+		.len = t->sim.regs_size,
+		.cacheable = true,
+		.irqs = t->irqs,
+		.num_irqs = t->sim.irq.num,
+	};
+	struct fpga_dfl_card *card;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t->irqs); i++)
+		t->irqs[i] = 1000 + i;
+	t->parent = root_device_register("fpga_sim_kunit");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t->parent));
+	info.parent = t->parent;
+	card = fpga_dfl_card_enumerate(&info);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(card), "enumerate: %ld",
+			       PTR_ERR(card));
+	t->card = card;
+	return card;
+}
+
+/* Offset in the register file of a feature's registers */
+static long sim_ofs(struct fpga_sim *sim, void __iomem *addr)
+{
+	return (long)((__force void *)addr - sim->regs);
+}
+
+static void sim_layout_fme(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_dfl_card *card = sim_enumerate(test);
+	struct fpga_dfl_device *fme = card->fme;
+	struct fpga_dfl_feature *f;
+
+	KUNIT_EXPECT_EQ(test, card->num_reports, 0);
+	KUNIT_ASSERT_NOT_NULL(test, fme);
+	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, fme->hdr.ioaddr), 0);
+	KUNIT_EXPECT_EQ(test, fme->num_features, 3);
+
+	/* Global error, with its vector after the ports' */
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_GLOBAL_ERR);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_GLOBAL_ERR);
+	KUNIT_ASSERT_EQ(test, f->irq_count, 1);
+	KUNIT_EXPECT_EQ(test, f->irqs[0], t->irqs[FPGA_SIM_FME_ERR_VEC(NUM_PORTS)]);
+
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_GLOBAL_IPERF);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, f->irq_count, 0);
+
+	/* The counter bank, last, with its capability */
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_COUNTERS);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_COUNTERS);
+	KUNIT_EXPECT_EQ(test, f->size, SZ_4K);
+	KUNIT_EXPECT_EQ(test, readq(f->ioaddr + CNTR_CAP),
+			FIELD_PREP(CNTR_CAP_NUM_PORTS, NUM_PORTS) |
+			FIELD_PREP(CNTR_CAP_NUM_EVENTS, CNTR_NUM_EVENTS) |
+			FIELD_PREP(CNTR_CAP_CLOCK_MHZ, FPGA_SIM_CLOCK_MHZ));
+}
+
+static void sim_layout_ports(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	struct fpga_dfl_card *card = sim_enumerate(test);
+	struct fpga_dfl_device *port;
+	struct fpga_dfl_feature *f;
+	unsigned int n, k;
+
+	KUNIT_ASSERT_EQ(test, card->num_ports, NUM_PORTS);
+	for (n = 0; n < NUM_PORTS; n++) {
+		port = card->ports[n];
+		KUNIT_EXPECT_EQ(test, port->port_num, n);
+		KUNIT_EXPECT_EQ(test, sim_ofs(sim, port->hdr.ioaddr),
+				FPGA_SIM_FME_SIZE +
+				n * (FPGA_SIM_PORT_HDR_SIZE + sim->afu_size));
+		KUNIT_EXPECT_EQ(test, port->num_features, 2);
+
+		f = fpga_dfl_find_feature(port, PORT_FEATURE_ID_ERROR);
+		KUNIT_ASSERT_NOT_NULL(test, f);
+		KUNIT_ASSERT_EQ(test, f->irq_count, 1);
+		KUNIT_EXPECT_EQ(test, f->irqs[0],
+				t->irqs[FPGA_SIM_PORT_ERR_VEC(n)]);
+
+		f = fpga_dfl_find_feature(port, PORT_FEATURE_ID_UINT);
+		KUNIT_ASSERT_NOT_NULL(test, f);
+		KUNIT_ASSERT_EQ(test, f->irq_count, FPGA_SIM_NUM_UINT);
+		for (k = 0; k < FPGA_SIM_NUM_UINT; k++)
+			KUNIT_EXPECT_EQ(test, f->irqs[k],
+					t->irqs[FPGA_SIM_PORT_UINT_VEC(n, k)]);
+
+		/* The NLB0 AFU, after the port's 64K */
+		KUNIT_EXPECT_EQ(test, sim_ofs(sim, port->afu.ioaddr),
+				sim->ports[n].hdr + FPGA_SIM_PORT_HDR_SIZE);
+		KUNIT_EXPECT_EQ(test, port->afu.size, sim->afu_size);
+		KUNIT_EXPECT_EQ(test, port->afu.start,
+				virt_to_phys(sim->regs) + sim->ports[n].afu);
+		KUNIT_EXPECT_EQ(test, port->afu_guid_h, NLB0_AFU_GUID_H);
+		KUNIT_EXPECT_EQ(test, port->afu_guid_l, NLB0_AFU_GUID_L);
+	}
+}
+
+static struct kunit_case sim_layout_cases[] = {
+	KUNIT_CASE(sim_layout_fme),
+	KUNIT_CASE(sim_layout_ports),
+	{}
+};
+
+static struct kunit_suite sim_layout_suite = {
+	.name = "fpga_sim_layout",
+	.init = sim_kunit_init,
+	.exit = sim_kunit_exit,
+	.test_cases = sim_layout_cases,
+};
+
+kunit_test_suites(&sim_reset_suite, &sim_error_suite, &sim_layout_suite);
 
 MODULE_DESCRIPTION("KUnit suites of the simulated card's model (fpga_sim)");
 MODULE_LICENSE("GPL");
