@@ -386,6 +386,7 @@ static void sim_layout_fme(struct kunit *test)
 	struct fpga_dfl_card *card = sim_enumerate(test);
 	struct fpga_dfl_device *fme = card->fme;
 	struct fpga_dfl_feature *f;
+	u64 cap;
 
 	KUNIT_EXPECT_EQ(test, card->num_reports, 0);
 	KUNIT_ASSERT_NOT_NULL(test, fme);
@@ -408,10 +409,12 @@ static void sim_layout_fme(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_COUNTERS);
 	KUNIT_EXPECT_EQ(test, f->size, SZ_4K);
-	KUNIT_EXPECT_EQ(test, readq(f->ioaddr + CNTR_CAP),
-			FIELD_PREP(CNTR_CAP_NUM_PORTS, NUM_PORTS) |
-			FIELD_PREP(CNTR_CAP_NUM_EVENTS, CNTR_NUM_EVENTS) |
-			FIELD_PREP(CNTR_CAP_CLOCK_MHZ, FPGA_SIM_CLOCK_MHZ));
+	cap = readq(f->ioaddr + CNTR_CAP);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(CNTR_CAP_NUM_PORTS, cap), NUM_PORTS);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(CNTR_CAP_NUM_EVENTS, cap),
+			CNTR_NUM_EVENTS);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(CNTR_CAP_CLOCK_MHZ, cap),
+			FPGA_SIM_CLOCK_MHZ);
 }
 
 static void sim_layout_ports(struct kunit *test)
