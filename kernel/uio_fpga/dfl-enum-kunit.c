@@ -562,7 +562,11 @@ static int dfl_parser_init(struct kunit *test)
 	t->win = kunit_kzalloc(test, WIN_LEN, GFP_KERNEL);
 	if (!t->win)
 		return -ENOMEM;
-	t->parent = root_device_register("fpga_dfl_kunit");
+	/*
+	 * No owner: suites run while the module is still coming, before
+	 * its sysfs directory (the "module" link's target) exists.
+	 */
+	t->parent = __root_device_register("fpga_dfl_kunit", NULL);
 	if (IS_ERR(t->parent))
 		return PTR_ERR(t->parent);
 	for (i = 0; i < NUM_IRQS; i++)
@@ -582,6 +586,8 @@ static void dfl_parser_exit(struct kunit *test)
 {
 	struct dfl_kunit *t = test->priv;
 
+	if (!t)		/* init failed */
+		return;
 	if (!IS_ERR_OR_NULL(t->card))
 		fpga_dfl_card_discard(t->card);
 	root_device_unregister(t->parent);

@@ -70,6 +70,8 @@ static void sim_kunit_exit(struct kunit *test)
 {
 	struct sim_kunit *t = test->priv;
 
+	if (!t)		/* init failed */
+		return;
 	irq_work_sync(&t->sim.irq.work);
 	if (t->card)
 		fpga_dfl_card_discard(t->card);
@@ -360,13 +362,16 @@ static struct fpga_dfl_card *sim_enumerate(struct kunit *test)
 		.num_irqs = t->sim.irq.num,
 	};
 	struct fpga_dfl_card *card;
+	struct device *parent;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(t->irqs); i++)
 		t->irqs[i] = 1000 + i;
-	t->parent = root_device_register("fpga_sim_kunit");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(t->parent));
-	info.parent = t->parent;
+	/* No owner: the module's sysfs directory does not exist yet */
+	parent = __root_device_register("fpga_sim_kunit", NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(parent));
+	t->parent = parent;
+	info.parent = parent;
 	card = fpga_dfl_card_enumerate(&info);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(card), "enumerate: %ld",
 			       PTR_ERR(card));
