@@ -20,6 +20,7 @@
 #include <linux/workqueue.h>
 
 #include "dfl-regs.h"
+#include "fpga-kunit.h"
 
 #define FPGA_DFL_MODALIAS_FMT	"fpga_dfl:t%04Xf%04X"
 

@@ -16,47 +16,32 @@
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/stdarg.h>
 #include <linux/fpga-netlink.h>
 
 #include "dfl-core.h"
+#include "dfl-enum.h"
 #include "dfl-nl.h"
-
-/* Upper bound on features per FIU, so that a corrupt list cannot run away */
-#define FPGA_DFL_MAX_FEATURES	64
-/* Upper bound on register blocks claimed on one card */
-#define FPGA_DFL_MAX_CLAIMS	(FPGA_DFL_MAX_FEATURES * (FME_MAX_PORTS + 1))
-
-struct fpga_dfl_claim {
-	resource_size_t start;
-	resource_size_t end;
-};
-
-/**
- * struct fpga_dfl_card - a card whose DFL has been enumerated
- * @info:	the card driver's description (irqs copied)
- * @id:		card number
- * @fme:	the card's FME, if any
- * @ports:	the card's ports, in the order they were found
- * @num_ports:	number of entries in @ports
- * @claims:	register blocks already taken by a feature (walk only)
- * @num_claims:	number of entries in @claims
- */
-struct fpga_dfl_card {
-	struct fpga_dfl_card_info info;
-	int id;
-	struct fpga_dfl_device *fme;
-	struct fpga_dfl_device *ports[FME_MAX_PORTS];
-	unsigned int num_ports;
-	struct fpga_dfl_claim *claims;
-	unsigned int num_claims;
-};
 
 static DEFINE_IDA(fpga_dfl_card_ida);
 static DEFINE_IDA(fpga_dfl_port_ida);
 
-#define dfl_report(card, ofs, fmt, ...) \
-	dev_err((card)->info.parent, "DFL offset %#llx: " fmt "\n", \
-		(unsigned long long)(ofs), ##__VA_ARGS__)
+/* A malformed entry: say where and why, and count it (for the KUnit suite) */
+static __printf(3, 4) void dfl_report(struct fpga_dfl_card *card,
+				      resource_size_t ofs, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	card->num_reports++;
+	card->last_report = ofs;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	dev_err(card->info.parent, "DFL offset %#llx: %pV\n",
+		(unsigned long long)ofs, &vaf);
+	va_end(args);
+}
 
 static bool fpga_dfl_in_window(struct fpga_dfl_card *card,
 			       resource_size_t ofs, resource_size_t size)
@@ -524,15 +509,19 @@ static void fpga_dfl_card_free(struct fpga_dfl_card *card)
 }
 
 /**
- * fpga_dfl_card_add() - enumerate a card and register its FIUs
+ * fpga_dfl_card_enumerate() - walk a card's DFL
  * @info: the card's MMIO window and interrupts
  *
- * Return: the card, or an ERR_PTR if nothing could be enumerated.
+ * The FME and ports found are initialised but not added to the bus: either
+ * fpga_dfl_card_add() adds them, or fpga_dfl_card_discard() drops them.
+ *
+ * Return: the card, or an ERR_PTR: -EINVAL for a bad @info, -ENODEV if the
+ * list holds no FME or port, -ENOMEM.
  */
-struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
+struct fpga_dfl_card *
+fpga_dfl_card_enumerate(const struct fpga_dfl_card_info *info)
 {
 	struct fpga_dfl_card *card;
-	unsigned int i, added = 0;
 	int ret;
 
 	if (!info || !info->parent || !info->ioaddr || !info->len)
@@ -568,6 +557,47 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 	kfree(card->claims);
 	card->claims = NULL;
 
+	if (!card->fme && !card->num_ports) {
+		dev_err(info->parent, "no FME or port found in the DFL\n");
+		fpga_dfl_card_free(card);
+		return ERR_PTR(-ENODEV);
+	}
+	return card;
+}
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_dfl_card_enumerate);
+
+/**
+ * fpga_dfl_card_discard() - drop an enumerated card never added
+ * @card: the card from fpga_dfl_card_enumerate()
+ */
+void fpga_dfl_card_discard(struct fpga_dfl_card *card)
+{
+	unsigned int i;
+
+	for (i = 0; i < card->num_ports; i++)
+		put_device(&card->ports[i]->dev);
+	if (card->fme)
+		put_device(&card->fme->dev);
+	fpga_dfl_card_free(card);
+}
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_dfl_card_discard);
+
+/**
+ * fpga_dfl_card_add() - enumerate a card and register its FIUs
+ * @info: the card's MMIO window and interrupts
+ *
+ * Return: the card, or an ERR_PTR if nothing could be enumerated.
+ */
+struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
+{
+	struct fpga_dfl_card *card;
+	unsigned int i, added = 0;
+	int ret;
+
+	card = fpga_dfl_card_enumerate(info);
+	if (IS_ERR(card))
+		return card;
+
 	if (card->fme) {
 		ret = fpga_dfl_device_add(card, card->fme);
 		if (ret) {
@@ -589,7 +619,7 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 		}
 	}
 	if (!added) {
-		dev_err(info->parent, "no FME or port found in the DFL\n");
+		dev_err(info->parent, "no FME or port could be added\n");
 		fpga_dfl_card_free(card);
 		return ERR_PTR(-ENODEV);
 	}

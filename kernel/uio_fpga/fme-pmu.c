@@ -146,15 +146,16 @@ static DEFINE_MUTEX(fpga_pmu_list_lock);	/* fpga_pmu_list */
 
 /**
  * fpga_pmu_decode() - check an event's config and find its register
- * @fpmu: the PMU
+ * @num_ports: ports of the counter bank (CNTR_CAP)
+ * @num_events: counters per port (CNTR_CAP)
  * @config: perf_event_attr.config
  * @reg: offset of the counter in the bank
  *
  * Return: 0, or -EINVAL for reserved bits, an unknown event type or
  * event, or a port the card does not have.
  */
-static int fpga_pmu_decode(const struct fpga_pmu *fpmu, u64 config,
-			   unsigned long *reg)
+int fpga_pmu_decode(unsigned int num_ports, unsigned int num_events,
+		    u64 config, unsigned long *reg)
 {
 	unsigned int event = fpga_pmu_field_get(config, FPGA_PMU_FIELD_EVENT);
 	unsigned int portid = fpga_pmu_field_get(config, FPGA_PMU_FIELD_PORTID);
@@ -174,11 +175,11 @@ static int fpga_pmu_decode(const struct fpga_pmu *fpmu, u64 config,
 		*reg = CNTR_CLOCK;
 		return 0;
 	case FPGA_PMU_EVTYPE_BANK:
-		if (event >= fpmu->num_events)
+		if (event >= num_events)
 			return -EINVAL;
 		if (portid == FPGA_PMU_PORTID_CARD)
 			port = CNTR_CARD;
-		else if (portid < fpmu->num_ports)
+		else if (portid < num_ports)
 			port = portid;
 		else
 			return -EINVAL;
@@ -188,6 +189,7 @@ static int fpga_pmu_decode(const struct fpga_pmu *fpmu, u64 config,
 		return -EINVAL;
 	}
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_pmu_decode);
 
 /* ---- sysfs: format/, events/, cpumask ---- */
 
@@ -201,7 +203,8 @@ static ssize_t fpga_pmu_format_show(struct device *dev,
 }
 
 /* Filled from fpga_pmu_fields[] at module init */
-static struct attribute *fpga_pmu_format_attrs[FPGA_PMU_NUM_FIELDS + 1];
+struct attribute *fpga_pmu_format_attrs[FPGA_PMU_NUM_FIELDS + 1];
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_pmu_format_attrs);
 
 static const struct attribute_group fpga_pmu_format_group = {
 	.name	= "format",
@@ -309,7 +312,8 @@ static struct fpga_pmu_event_attr fpga_pmu_events[] = {
 };
 
 /* Filled from fpga_pmu_events[] at module init */
-static struct attribute *fpga_pmu_event_attrs[ARRAY_SIZE(fpga_pmu_events) + 1];
+struct attribute *fpga_pmu_event_attrs[ARRAY_SIZE(fpga_pmu_events) + 1];
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_pmu_event_attrs);
 
 /*
  * An alias is shown only if the card has its counter, decided as for an
@@ -321,10 +325,11 @@ static umode_t fpga_pmu_event_is_visible(struct kobject *kobj,
 	struct pmu *pmu = dev_get_drvdata(kobj_to_dev(kobj));
 	struct fpga_pmu_event_attr *ea =
 		container_of(attr, struct fpga_pmu_event_attr, attr.attr);
+	struct fpga_pmu *fpmu = to_fpga_pmu(pmu);
 	unsigned long reg;
 
-	return fpga_pmu_decode(to_fpga_pmu(pmu), fpga_pmu_event_config(ea),
-			       &reg) ? 0 : attr->mode;
+	return fpga_pmu_decode(fpmu->num_ports, fpmu->num_events,
+			       fpga_pmu_event_config(ea), &reg) ? 0 : attr->mode;
 }
 
 static const struct attribute_group fpga_pmu_events_group = {
@@ -501,7 +506,8 @@ static int fpga_pmu_event_init(struct perf_event *event)
 		return -EINVAL;
 	if (attr->config1 || attr->config2)
 		return -EINVAL;
-	ret = fpga_pmu_decode(fpmu, attr->config, &event->hw.config_base);
+	ret = fpga_pmu_decode(fpmu->num_ports, fpmu->num_events, attr->config,
+			      &event->hw.config_base);
 	if (ret)
 		return ret;
 	ret = fpga_pmu_validate_group(event);

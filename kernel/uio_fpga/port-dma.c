@@ -53,6 +53,7 @@ struct fpga_port_dma *__fpga_port_dma_find(struct fpga_port_file *pf,
 	}
 	return NULL;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(__fpga_port_dma_find);
 
 void __fpga_port_dma_insert(struct fpga_port_file *pf,
 			    struct fpga_port_dma *new)
@@ -72,11 +73,14 @@ void __fpga_port_dma_insert(struct fpga_port_file *pf,
 	rb_link_node(&new->node, parent, link);
 	rb_insert_color(&new->node, &pf->dma_maps);
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(__fpga_port_dma_insert);
 
 /* Does [addr, addr + len) overlap user memory this file has mapped? */
-static bool fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len)
+bool __fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len)
 {
 	struct rb_node *node;
+
+	lockdep_assert_held(&pf->dma_lock);
 
 	for (node = rb_first(&pf->dma_maps); node; node = rb_next(node)) {
 		struct fpga_port_dma *dma = rb_entry(node, struct fpga_port_dma,
@@ -89,13 +93,50 @@ static bool fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len)
 	}
 	return false;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(__fpga_port_dma_overlaps);
+
+/**
+ * fpga_port_dma_charge() - charge a mapping's pages to a process
+ * @dma: the mapping (user memory, npages set)
+ * @mm: the process mapping it, whose RLIMIT_MEMLOCK applies
+ *
+ * The mapping remembers @mm (and holds it) to uncharge the same process.
+ *
+ * Return: 0, or -ENOMEM past RLIMIT_MEMLOCK.
+ */
+int fpga_port_dma_charge(struct fpga_port_dma *dma, struct mm_struct *mm)
+{
+	int ret;
+
+	ret = account_locked_vm(mm, dma->user.npages, true);
+	if (ret)
+		return ret;
+	dma->user.mm = mm;
+	mmgrab(mm);
+	return 0;
+}
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_charge);
+
+/**
+ * fpga_port_dma_uncharge() - give the pages back to the process charged
+ * @dma: the mapping, charged by fpga_port_dma_charge()
+ *
+ * Whoever unmaps (another thread, close, unplug), the process that was
+ * charged is the one uncharged.
+ */
+void fpga_port_dma_uncharge(struct fpga_port_dma *dma)
+{
+	account_locked_vm(dma->user.mm, dma->user.npages, false);
+	mmdrop(dma->user.mm);
+	dma->user.mm = NULL;
+}
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_uncharge);
 
 static void fpga_port_dma_unpin(struct fpga_port_dma *dma)
 {
 	unpin_user_pages_dirty_lock(dma->user.pages, dma->user.npages,
 				    dma->dir != DMA_TO_DEVICE);
-	account_locked_vm(dma->user.mm, dma->user.npages, false);
-	mmdrop(dma->user.mm);
+	fpga_port_dma_uncharge(dma);
 	kvfree(dma->user.pages);
 }
 
@@ -111,14 +152,12 @@ static int fpga_port_dma_pin(struct fpga_port_file *pf,
 	if (!dma->user.pages)
 		return -ENOMEM;
 
-	ret = account_locked_vm(current->mm, dma->user.npages, true);
+	ret = fpga_port_dma_charge(dma, current->mm);
 	if (ret) {
 		dev_dbg(dev, "dma map: %lu pages exceed RLIMIT_MEMLOCK\n",
 			dma->user.npages);
 		goto err_free;
 	}
-	dma->user.mm = current->mm;
-	mmgrab(dma->user.mm);
 
 	if (dma->dir != DMA_TO_DEVICE)
 		gup |= FOLL_WRITE;
@@ -135,8 +174,7 @@ static int fpga_port_dma_pin(struct fpga_port_file *pf,
 	return 0;
 
 err_unaccount:
-	account_locked_vm(dma->user.mm, dma->user.npages, false);
-	mmdrop(dma->user.mm);
+	fpga_port_dma_uncharge(dma);
 err_free:
 	kvfree(dma->user.pages);
 	return ret;
@@ -175,6 +213,7 @@ int fpga_port_dma_check_range(struct fpga_port_file *pf,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_check_range);
 
 /* Map the pinned pages; the device must see one contiguous range */
 static int fpga_port_dma_map_pages(struct fpga_port_file *pf,
@@ -248,6 +287,7 @@ int fpga_port_dma_dir(u32 flags, enum dma_data_direction *dir)
 	}
 	return -EINVAL;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_dir);
 
 long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
 {
@@ -296,7 +336,7 @@ long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
 	}
 
 	mutex_lock(&pf->dma_lock);
-	if (fpga_port_dma_overlaps(pf, map.user_addr, map.length)) {
+	if (__fpga_port_dma_overlaps(pf, map.user_addr, map.length)) {
 		dev_dbg(dev, "dma map: %#llx + %#llx overlaps a mapped buffer\n",
 			map.user_addr, map.length);
 		ret = -EEXIST;

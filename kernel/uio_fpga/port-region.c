@@ -39,22 +39,52 @@ long fpga_port_ioctl_get_info(struct fpga_port *port, void __user *arg)
 	return 0;
 }
 
+/**
+ * fpga_port_region_fits() - is [offset, offset + len) inside a region?
+ * @size: size of the region
+ * @offset: offset in the region
+ * @len: length; an empty range fits nowhere
+ */
+bool fpga_port_region_fits(u64 size, u64 offset, u64 len)
+{
+	return len && offset < size && len <= size - offset;
+}
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_region_fits);
+
+/**
+ * fpga_port_region_info() - answer DFL_FPGA_PORT_GET_REGION_INFO
+ * @port: the port
+ * @rinfo: the request (index, padding); filled in on success
+ *
+ * Return: 0, or -EINVAL for nonzero padding or a region the port does not
+ * have (only the AFU, DFL_PORT_REGION_INDEX_AFU).
+ */
+int fpga_port_region_info(const struct fpga_port *port,
+			  struct dfl_fpga_port_region_info *rinfo)
+{
+	if (rinfo->padding || rinfo->index != DFL_PORT_REGION_INDEX_AFU)
+		return -EINVAL;
+	rinfo->flags = FPGA_PORT_AFU_FLAGS;
+	rinfo->size = port->afu_size;
+	rinfo->offset = FPGA_PORT_REGION_AFU_OFFSET;
+	return 0;
+}
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_region_info);
+
 long fpga_port_ioctl_region_info(struct fpga_port *port, void __user *arg)
 {
 	unsigned long minsz = offsetofend(struct dfl_fpga_port_region_info,
 					  offset);
 	struct dfl_fpga_port_region_info rinfo;
+	int ret;
 
 	if (copy_from_user(&rinfo, arg, minsz))
 		return -EFAULT;
-	if (rinfo.argsz < minsz || rinfo.padding)
+	if (rinfo.argsz < minsz)
 		return -EINVAL;
-	if (rinfo.index != DFL_PORT_REGION_INDEX_AFU)
-		return -EINVAL;
-
-	rinfo.flags = FPGA_PORT_AFU_FLAGS;
-	rinfo.size = port->afu_size;
-	rinfo.offset = FPGA_PORT_REGION_AFU_OFFSET;
+	ret = fpga_port_region_info(port, &rinfo);
+	if (ret)
+		return ret;
 	if (copy_to_user(arg, &rinfo, minsz))
 		return -EFAULT;
 	return 0;
@@ -73,8 +103,7 @@ static int fpga_port_vm_access(struct vm_area_struct *vma, unsigned long addr,
 			       (addr - vma->vm_start);
 	int ret = len;
 
-	if (len <= 0 || offset >= port->afu_size ||
-	    len > port->afu_size - offset)
+	if (len <= 0 || !fpga_port_region_fits(port->afu_size, offset, len))
 		return -EINVAL;
 
 	down_read(&port->unplug);
@@ -124,7 +153,7 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 		dev_dbg(&port->chardev, "mmap: MAP_SHARED is required\n");
 		return -EINVAL;
 	}
-	if (offset >= port->afu_size || size > port->afu_size - offset) {
+	if (!fpga_port_region_fits(port->afu_size, offset, size)) {
 		dev_dbg(&port->chardev,
 			"mmap: offset %#llx size %#llx is outside region 0 (size %#llx)\n",
 			offset, size, (u64)port->afu_size);

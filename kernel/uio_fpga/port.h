@@ -176,6 +176,10 @@ int fpga_port_dfl_reset(struct fpga_dfl_device *fdev);
 extern unsigned int fpga_port_reset_timeout_us;
 
 /* port-region.c */
+struct dfl_fpga_port_region_info;
+bool fpga_port_region_fits(u64 size, u64 offset, u64 len);
+int fpga_port_region_info(const struct fpga_port *port,
+			  struct dfl_fpga_port_region_info *rinfo);
 long fpga_port_ioctl_get_info(struct fpga_port *port, void __user *arg);
 long fpga_port_ioctl_region_info(struct fpga_port *port, void __user *arg);
 int fpga_port_mmap(struct file *file, struct vm_area_struct *vma);
@@ -190,6 +194,9 @@ struct fpga_port_dma *__fpga_port_dma_find(struct fpga_port_file *pf,
 					   u64 iova);
 void __fpga_port_dma_insert(struct fpga_port_file *pf,
 			    struct fpga_port_dma *new);
+bool __fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len);
+int fpga_port_dma_charge(struct fpga_port_dma *dma, struct mm_struct *mm);
+void fpga_port_dma_uncharge(struct fpga_port_dma *dma);
 void __fpga_port_dma_release(struct fpga_port_file *pf,
 			     struct fpga_port_dma *dma);
 long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg);

@@ -109,14 +109,20 @@ static void fpga_sim_layout_port(struct fpga_sim *sim, unsigned int n)
 	fpga_sim_write(sim, afu + DFH_GUID_H, NLB0_AFU_GUID_H);
 }
 
-/*
- * The soft-reset handshake: ACK follows SFTRST in both directions.  Entering
- * reset stops the AFU; leaving it clears the port's errors.  The model keeps
+/**
+ * fpga_sim_port_reset_step() - the soft-reset handshake of port @n
+ * @sim: the card
+ * @n: port
+ * @ctrl: PORT_HDR_CTRL as just read
+ *
+ * ACK follows SFTRST in both directions.  Entering reset stops the AFU and
+ * counts a reset; leaving it clears the port's errors.  The model keeps
  * its own idea of the port's state, so each effect happens once, and ACK
  * (read-only on hardware) is put back if software stored over it.
+ *
+ * Return: true if the model did something.
  */
-static bool fpga_sim_port_reset_step(struct fpga_sim *sim, unsigned int n,
-				     u64 ctrl)
+bool fpga_sim_port_reset_step(struct fpga_sim *sim, unsigned int n, u64 ctrl)
 {
 	struct fpga_sim_port *port = &sim->ports[n];
 	bool want = ctrl & PORT_CTRL_SFTRST;
@@ -141,6 +147,7 @@ static bool fpga_sim_port_reset_step(struct fpga_sim *sim, unsigned int n,
 	}
 	return busy;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_port_reset_step);
 
 static bool fpga_sim_port_step(struct fpga_sim *sim, unsigned int n)
 {
@@ -212,6 +219,7 @@ int fpga_sim_card_layout(struct fpga_sim *sim)
 	fpga_sim_layout_faults(sim);
 	return 0;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_card_layout);
 
 /* From here on the sysfs knobs leave interrupts and model alone */
 static void fpga_sim_card_kill(struct fpga_sim *sim)

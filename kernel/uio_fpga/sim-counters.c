@@ -79,6 +79,7 @@ u64 fpga_sim_cntr_get(struct fpga_sim *sim, unsigned int port,
 {
 	return fpga_sim_read(sim, fpga_sim_cntr_ofs(port, event));
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_cntr_get);
 
 /**
  * fpga_sim_cntr_clocks() - clock ticks since @start

@@ -61,6 +61,7 @@ bool fpga_sim_error_step(struct fpga_sim *sim, unsigned int n)
 	mutex_unlock(&sim->err_lock);
 	return busy;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_error_step);
 
 static void __fpga_sim_error_raise(struct fpga_sim *sim, unsigned int n,
 				   u64 bits)
@@ -95,6 +96,7 @@ void fpga_sim_error_raise(struct fpga_sim *sim, unsigned int n, u64 bits)
 	__fpga_sim_error_raise(sim, n, bits);
 	mutex_unlock(&sim->err_lock);
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_error_raise);
 
 /**
  * fpga_sim_error_inject() - the inject_error knob
@@ -116,6 +118,7 @@ int fpga_sim_error_inject(struct fpga_sim *sim, unsigned int n, u64 bits)
 	mutex_unlock(&sim->err_lock);
 	return ret;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_error_inject);
 
 /**
  * fpga_sim_error_reset() - a soft reset of port @n ends: errors clear

@@ -20,6 +20,7 @@
 #include <linux/types.h>
 
 #include "dfl-regs.h"
+#include "fpga-kunit.h"
 
 #define FPGA_SIM_MAX_PORTS		FME_MAX_PORTS
 #define FPGA_SIM_FME_SIZE		SZ_64K
@@ -192,6 +193,7 @@ void fpga_sim_layout_faults(struct fpga_sim *sim);
 
 int fpga_sim_card_init(struct fpga_sim *sim);
 void fpga_sim_card_fini(struct fpga_sim *sim);
+bool fpga_sim_port_reset_step(struct fpga_sim *sim, unsigned int n, u64 ctrl);
 
 /* sim-irq.c */
 int fpga_sim_irq_init(struct fpga_sim *sim);

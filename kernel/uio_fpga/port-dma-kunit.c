@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite fpga_port_dma: the bookkeeping of DMA mappings (port-dma.c)
+ * without pinning or mapping anything: each file's own tree of mappings
+ * (ownership), the overlap check, the DMA direction from the map flags,
+ * the one-range check of a mapped table, and the locked-memory charge.
+ */
+#include <kunit/test.h>
+#include <linux/fpga-suite.h>
+#include <linux/mm_types.h>
+#include <linux/mmap_lock.h>
+#include <linux/module.h>
+#include <linux/sched/mm.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+#include "port.h"
+
+struct port_dma_kunit {
+	struct fpga_port port;
+	struct fpga_port_file files[2];
+};
+
+static int port_dma_init(struct kunit *test)
+{
+	struct port_dma_kunit *t;
+	unsigned int i;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	t->port.chardev.init_name = "fpga_port_kunit";
+	for (i = 0; i < ARRAY_SIZE(t->files); i++) {
+		t->files[i].port = &t->port;
+		mutex_init(&t->files[i].dma_lock);
+		t->files[i].dma_maps = RB_ROOT;
+	}
+	test->priv = t;
+	return 0;
+}
+
+/* A user mapping of [addr, addr + len) at @iova, in @pf's tree */
+static struct fpga_port_dma *add_user(struct kunit *test,
+				      struct fpga_port_file *pf,
+				      u64 iova, u64 addr, u64 len)
+{
+	struct fpga_port_dma *dma = kunit_kzalloc(test, sizeof(*dma),
+						  GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, dma);
+	dma->kind = FPGA_PORT_DMA_USER;
+	dma->iova = iova;
+	dma->length = len;
+	dma->user.addr = addr;
+	dma->user.npages = len >> PAGE_SHIFT;
+	mutex_lock(&pf->dma_lock);
+	__fpga_port_dma_insert(pf, dma);
+	mutex_unlock(&pf->dma_lock);
+	return dma;
+}
+
+static struct fpga_port_dma *find(struct fpga_port_file *pf, u64 iova)
+{
+	struct fpga_port_dma *dma;
+
+	mutex_lock(&pf->dma_lock);
+	dma = __fpga_port_dma_find(pf, iova);
+	mutex_unlock(&pf->dma_lock);
+	return dma;
+}
+
+static bool overlaps(struct fpga_port_file *pf, u64 addr, u64 len)
+{
+	bool ret;
+
+	mutex_lock(&pf->dma_lock);
+	ret = __fpga_port_dma_overlaps(pf, addr, len);
+	mutex_unlock(&pf->dma_lock);
+	return ret;
+}
+
+static void port_dma_dir(struct kunit *test)
+{
+	enum dma_data_direction dir = DMA_NONE;
+
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_dir(0, &dir), 0);
+	KUNIT_EXPECT_EQ(test, dir, DMA_BIDIRECTIONAL);
+	dir = DMA_NONE;
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_dir(FPGA_PORT_DMA_TO_DEV |
+						FPGA_PORT_DMA_FROM_DEV, &dir), 0);
+	KUNIT_EXPECT_EQ(test, dir, DMA_BIDIRECTIONAL);
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_dir(FPGA_PORT_DMA_TO_DEV, &dir), 0);
+	KUNIT_EXPECT_EQ(test, dir, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_dir(FPGA_PORT_DMA_FROM_DEV, &dir), 0);
+	KUNIT_EXPECT_EQ(test, dir, DMA_FROM_DEVICE);
+
+	/* Unknown bits, alone or with known ones, are refused */
+	dir = DMA_NONE;
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_dir(BIT(2), &dir), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_dir(FPGA_PORT_DMA_TO_DEV | BIT(31),
+						&dir), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_dir(U32_MAX, &dir), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dir, DMA_NONE);
+}
+
+static void port_dma_find(struct kunit *test)
+{
+	struct port_dma_kunit *t = test->priv;
+	struct fpga_port_file *pf = &t->files[0];
+	struct fpga_port_dma *a, *b, *c;
+	struct rb_node *node;
+	u64 last = 0;
+	int n = 0;
+
+	b = add_user(test, pf, 0x200000, 0x7f0000002000, 0x2000);
+	a = add_user(test, pf, 0x100000, 0x7f0000000000, 0x1000);
+	c = add_user(test, pf, 0x300000, 0x7f0000008000, 0x1000);
+
+	KUNIT_EXPECT_PTR_EQ(test, find(pf, 0x100000), a);
+	KUNIT_EXPECT_PTR_EQ(test, find(pf, 0x200000), b);
+	KUNIT_EXPECT_PTR_EQ(test, find(pf, 0x300000), c);
+	/* Only the start of a mapping names it */
+	KUNIT_EXPECT_NULL(test, find(pf, 0x201000));
+	KUNIT_EXPECT_NULL(test, find(pf, 0));
+	KUNIT_EXPECT_NULL(test, find(pf, 0x400000));
+
+	/* In IOVA order */
+	for (node = rb_first(&pf->dma_maps); node; node = rb_next(node)) {
+		struct fpga_port_dma *dma = rb_entry(node, struct fpga_port_dma,
+						     node);
+
+		KUNIT_EXPECT_GT(test, dma->iova, last);
+		last = dma->iova;
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 3);
+}
+
+static void port_dma_ownership(struct kunit *test)
+{
+	struct port_dma_kunit *t = test->priv;
+	struct fpga_port_file *mine = &t->files[0], *other = &t->files[1];
+	struct fpga_port_dma *dma;
+
+	/* A mapping belongs to the file that made it: no other file finds it */
+	dma = add_user(test, mine, 0x100000, 0x7f0000000000, 0x4000);
+	KUNIT_EXPECT_PTR_EQ(test, find(mine, 0x100000), dma);
+	KUNIT_EXPECT_NULL(test, find(other, 0x100000));
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&other->dma_maps));
+
+	/* The other file may map the same memory (its own mapping) */
+	KUNIT_EXPECT_TRUE(test, overlaps(mine, 0x7f0000000000, 0x1000));
+	KUNIT_EXPECT_FALSE(test, overlaps(other, 0x7f0000000000, 0x1000));
+	add_user(test, other, 0x100000, 0x7f0000000000, 0x4000);
+	KUNIT_EXPECT_PTR_EQ(test, find(mine, 0x100000), dma);
+	KUNIT_EXPECT_NE(test, (unsigned long)find(other, 0x100000),
+			(unsigned long)dma);
+}
+
+static void port_dma_overlap(struct kunit *test)
+{
+	struct port_dma_kunit *t = test->priv;
+	struct fpga_port_file *pf = &t->files[0];
+	struct fpga_port_dma *buf;
+	const u64 base = 0x7f0000010000;
+
+	add_user(test, pf, 0x100000, base, 0x4000);
+	/* Adjacent below and above: no overlap */
+	KUNIT_EXPECT_FALSE(test, overlaps(pf, base - 0x4000, 0x4000));
+	KUNIT_EXPECT_FALSE(test, overlaps(pf, base + 0x4000, 0x1000));
+	/* First page, last page, inside, around */
+	KUNIT_EXPECT_TRUE(test, overlaps(pf, base - 0x1000, 0x2000));
+	KUNIT_EXPECT_TRUE(test, overlaps(pf, base + 0x3000, 0x2000));
+	KUNIT_EXPECT_TRUE(test, overlaps(pf, base + 0x1000, 0x1000));
+	KUNIT_EXPECT_TRUE(test, overlaps(pf, base - 0x8000, 0x10000));
+
+	/* A dma-buf mapping has no user address: it never overlaps */
+	buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	buf->kind = FPGA_PORT_DMA_DMABUF;
+	buf->iova = 0x900000;
+	buf->length = 0x100000;
+	mutex_lock(&pf->dma_lock);
+	__fpga_port_dma_insert(pf, buf);
+	mutex_unlock(&pf->dma_lock);
+	KUNIT_EXPECT_FALSE(test, overlaps(pf, 0, 0x100000));
+	KUNIT_EXPECT_FALSE(test, overlaps(pf, base + 0x4000, 0x100000));
+	KUNIT_EXPECT_PTR_EQ(test, find(pf, 0x900000), buf);
+}
+
+/* A table of @n entries as the card mapped them: @iova[i], @len[i] */
+static struct sg_table *mapped_table(struct kunit *test, unsigned int n,
+				     const u64 *iova, const unsigned int *len)
+{
+	struct sg_table *sgt = kunit_kzalloc(test, sizeof(*sgt), GFP_KERNEL);
+	struct scatterlist *sg;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, sgt);
+	KUNIT_ASSERT_EQ(test, sg_alloc_table(sgt, n, GFP_KERNEL), 0);
+	for_each_sgtable_sg(sgt, sg, i) {
+		sg_dma_address(sg) = iova[i];
+		sg_dma_len(sg) = len[i];
+	}
+	sgt->nents = n;
+	return sgt;
+}
+
+static void port_dma_check_range(struct kunit *test)
+{
+	static const u64 one[] = { 0x100000, 0x103000, 0x104000 };
+	static const u64 gap[] = { 0x100000, 0x104000, 0x105000 };
+	static const unsigned int lens[] = { 0x3000, 0x1000, 0x2000 };
+	struct port_dma_kunit *t = test->priv;
+	struct fpga_port_file *pf = &t->files[0];
+	struct sg_table *sgt;
+	u64 iova = 0;
+
+	/* One device-contiguous range, as long as the buffer */
+	sgt = mapped_table(test, 3, one, lens);
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_check_range(pf, sgt, 0x6000, &iova), 0);
+	KUNIT_EXPECT_EQ(test, iova, 0x100000);
+	/* The card mapped less (or more) than the buffer */
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_check_range(pf, sgt, 0x7000, &iova),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_check_range(pf, sgt, 0x5000, &iova),
+			-EINVAL);
+	sg_free_table(sgt);
+
+	/* In pieces (no IOMMU): refused */
+	sgt = mapped_table(test, 3, gap, lens);
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_check_range(pf, sgt, 0x6000, &iova),
+			-EINVAL);
+	sg_free_table(sgt);
+}
+
+/*
+ * A stand-in for a process's mm: account_locked_vm(), mmgrab() and
+ * mmdrop() use only its mmap_lock, locked_vm and mm_count.  It starts
+ * with one reference that the test keeps, so it is never freed as an mm.
+ */
+static struct mm_struct *fake_mm(struct kunit *test)
+{
+	struct mm_struct *mm;
+
+	mm = kunit_kzalloc(test, sizeof(*mm) + cpumask_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, mm);
+	mmap_init_lock(mm);
+	atomic_set(&mm->mm_count, 1);
+	return mm;
+}
+
+static void port_dma_accounting(struct kunit *test)
+{
+	struct mm_struct *mapper = fake_mm(test), *other = fake_mm(test);
+	struct fpga_port_dma a = { .kind = FPGA_PORT_DMA_USER };
+	struct fpga_port_dma b = { .kind = FPGA_PORT_DMA_USER };
+
+	a.user.npages = 16;
+	b.user.npages = 4;
+	other->locked_vm = 100;
+
+	/* Charged to the process mapping, which is held meanwhile */
+	KUNIT_ASSERT_EQ(test, fpga_port_dma_charge(&a, mapper), 0);
+	KUNIT_ASSERT_EQ(test, fpga_port_dma_charge(&b, mapper), 0);
+	KUNIT_EXPECT_PTR_EQ(test, a.user.mm, mapper);
+	KUNIT_EXPECT_EQ(test, mapper->locked_vm, 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mapper->mm_count), 3);
+
+	/*
+	 * Uncharged from that process whoever unmaps (here a kernel thread
+	 * with no mm of its own); nobody else's count moves.
+	 */
+	KUNIT_EXPECT_NULL(test, current->mm);
+	fpga_port_dma_uncharge(&a);
+	KUNIT_EXPECT_EQ(test, mapper->locked_vm, 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mapper->mm_count), 2);
+	KUNIT_EXPECT_NULL(test, a.user.mm);
+	fpga_port_dma_uncharge(&b);
+	KUNIT_EXPECT_EQ(test, mapper->locked_vm, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&mapper->mm_count), 1);
+	KUNIT_EXPECT_EQ(test, other->locked_vm, 100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&other->mm_count), 1);
+}
+
+static struct kunit_case port_dma_cases[] = {
+	KUNIT_CASE(port_dma_dir),
+	KUNIT_CASE(port_dma_find),
+	KUNIT_CASE(port_dma_ownership),
+	KUNIT_CASE(port_dma_overlap),
+	KUNIT_CASE(port_dma_check_range),
+	KUNIT_CASE(port_dma_accounting),
+	{}
+};
+
+static struct kunit_suite port_dma_suite = {
+	.name = "fpga_port_dma",
+	.init = port_dma_init,
+	.test_cases = port_dma_cases,
+};
+
+kunit_test_suite(port_dma_suite);
