@@ -31,7 +31,8 @@ kver=$($M -s -C "$kdir" kernelrelease)
 # Kconfig is real: the tree's own build made our modules from drivers/.
 intree=$kdir/../mod-root/lib/modules/$kver/kernel/drivers/fpga_suite
 missing=""
-for mod in fpga_dfl fpga_sim fpga_port fpga_fme uio_fpga vgem_ext fpga_dfl_pci; do
+for mod in fpga_dfl fpga_sim fpga_port fpga_fme uio_fpga vgem_ext fpga_dfl_pci \
+	fpga_dfl_kunit fpga_fme_kunit fpga_port_kunit fpga_sim_kunit; do
 	[ -n "$(find "$intree" -name "$mod.ko" 2>/dev/null)" ] || missing="$missing $mod"
 done
 if [ -z "$missing" ]; then
