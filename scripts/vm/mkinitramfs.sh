@@ -85,8 +85,12 @@ cp "$hostmoddir"/modules.order "$hostmoddir"/modules.builtin \
 	"$hostmoddir"/modules.builtin.modinfo "$root$moddir"/
 ours=""
 if [ -n "${MODULES_DIR:-}" ]; then
-	mkdir -p "$root$moddir/updates/dkms"
-	find "$MODULES_DIR" -name '*.ko' -exec cp {} "$root$moddir/updates/dkms/" \;
+	# KUnit modules (debug kernel only) are not part of the DKMS set
+	mkdir -p "$root$moddir/updates/dkms" "$root$moddir/updates/kunit"
+	find "$MODULES_DIR" -name '*.ko' ! -name '*_kunit.ko' \
+		-exec cp {} "$root$moddir/updates/dkms/" \;
+	find "$MODULES_DIR" -name '*_kunit.ko' \
+		-exec cp {} "$root$moddir/updates/kunit/" \;
 elif [ -d "$hostmoddir/updates/dkms" ]; then
 	ours=$(find "$hostmoddir/updates/dkms" -name '*.ko*' -exec basename {} \; |
 		sed 's/\.ko.*//')
