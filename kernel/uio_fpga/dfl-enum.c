@@ -20,6 +20,7 @@
 
 #include "dfl-core.h"
 #include "dfl-nl.h"
+#include "dfl-trace.h"
 
 /* Upper bound on features per FIU, so that a corrupt list cannot run away */
 #define FPGA_DFL_MAX_FEATURES	64
@@ -592,6 +593,7 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 		fpga_dfl_card_free(card);
 		return ERR_PTR(-ENODEV);
 	}
+	trace_card_add(card->id, card->num_ports, card->fme);
 	fpga_dfl_nl_card_event(FPGA_NL_CMD_EVENT_CARD_ADDED, card->id,
 			       info->parent, card->num_ports);
 	return card;
@@ -622,6 +624,7 @@ void fpga_dfl_card_remove(struct fpga_dfl_card *card)
 			device_unregister(&card->ports[i]->dev);
 	if (card->fme)
 		device_unregister(&card->fme->dev);
+	trace_card_remove(card->id);
 	fpga_dfl_nl_card_event(FPGA_NL_CMD_EVENT_CARD_REMOVED, card->id,
 			       card->info.parent, card->num_ports);
 	fpga_dfl_card_free(card);

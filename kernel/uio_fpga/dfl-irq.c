@@ -14,6 +14,7 @@
 
 #include "dfl-core.h"
 #include "dfl-nl.h"
+#include "dfl-trace.h"
 
 /* Interrupt counts reach netlink at most this often (rate limit) */
 #define FPGA_DFL_NL_IRQ_PERIOD	(HZ / 10)
@@ -23,6 +24,7 @@ static irqreturn_t fpga_dfl_irq_handler(int irq, void *data)
 	struct fpga_dfl_irq *dirq = data;
 
 	eventfd_signal(dirq->trigger, 1);
+	trace_irq_deliver(dirq);
 	/*
 	 * Count for netlink; a work already pending takes this one too, so
 	 * an interrupt storm costs one event per period, not one per irq.
