@@ -20,7 +20,7 @@
 
 #include "dfl-core.h"
 #include "dfl-nl.h"
-#include "dfl-trace.h"
+#include "dfl_trace.h"
 
 /* Upper bound on features per FIU, so that a corrupt list cannot run away */
 #define FPGA_DFL_MAX_FEATURES	64

@@ -14,7 +14,7 @@
 
 #include "dfl-core.h"
 #include "dfl-nl.h"
-#include "dfl-trace.h"
+#include "dfl_trace.h"
 
 /* Interrupt counts reach netlink at most this often (rate limit) */
 #define FPGA_DFL_NL_IRQ_PERIOD	(HZ / 10)

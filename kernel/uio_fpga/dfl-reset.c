@@ -12,7 +12,7 @@
 #include <linux/timekeeping.h>
 
 #include "dfl-core.h"
-#include "dfl-trace.h"
+#include "dfl_trace.h"
 
 #define FPGA_DFL_RESET_POLL_US	10
 

@@ -35,7 +35,7 @@
 
 #include "dfl-core.h"
 #include "fme.h"
-#include "fme-trace.h"
+#include "fme_trace.h"
 
 /* ---- User ABI ---- */
 

@@ -25,7 +25,7 @@
 #include <linux/uaccess.h>
 
 #include "port.h"
-#include "port-trace.h"
+#include "port_trace.h"
 
 /* The device that performs the card's DMA (its IOMMU's dma_map_ops) */
 struct device *fpga_port_dma_dev(struct fpga_port_file *pf)

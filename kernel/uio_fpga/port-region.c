@@ -16,7 +16,7 @@
 #include <linux/uaccess.h>
 
 #include "port.h"
-#include "port-trace.h"
+#include "port_trace.h"
 
 #define FPGA_PORT_NUM_REGIONS	1
 #define FPGA_PORT_AFU_FLAGS	(DFL_PORT_REGION_READ | DFL_PORT_REGION_WRITE | \

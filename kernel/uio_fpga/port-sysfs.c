@@ -13,7 +13,7 @@
 #include <linux/sysfs.h>
 
 #include "port.h"
-#include "port-trace.h"
+#include "port_trace.h"
 
 static struct fpga_port *to_port(struct device *dev)
 {

@@ -16,7 +16,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "sim.h"
-#include "sim-trace.h"
+#include "sim_trace.h"
 
 /* Apply a store software made to a W1C register; true if there was one */
 static bool fpga_sim_w1c(struct fpga_sim *sim, size_t ofs, u64 *seen)

@@ -18,7 +18,7 @@
 #include <linux/irq_work.h>
 
 #include "sim.h"
-#include "sim-trace.h"
+#include "sim_trace.h"
 
 static struct fpga_sim_irq *fpga_sim_irq_of(struct irq_data *d)
 {

@@ -28,7 +28,7 @@
 #include <linux/sched.h>
 
 #include "sim.h"
-#include "sim-trace.h"
+#include "sim_trace.h"
 
 #define FPGA_SIM_NLB_RUN	(NLB_CTL_RESET_N | NLB_CTL_START)
 /* Bytes copied per hold of the IOMMU lock: bounds the wait of an unmap */

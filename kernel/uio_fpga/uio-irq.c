@@ -13,7 +13,7 @@
 #include <linux/interrupt.h>
 
 #include "uio-fpga.h"
-#include "uio-trace.h"
+#include "uio_trace.h"
 
 static irqreturn_t uio_fpga_irq_handler(int irq, struct uio_info *info)
 {

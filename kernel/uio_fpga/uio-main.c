@@ -27,7 +27,7 @@
 #include <linux/slab.h>
 
 #include "uio-fpga.h"
-#include "uio-trace.h"
+#include "uio_trace.h"
 
 #define UIO_FPGA_VERSION	"0.1"
 

@@ -12,36 +12,32 @@
 #include <linux/tracepoint.h>
 
 DECLARE_EVENT_CLASS(uio_port,
-	TP_PROTO(int card, int port, int result),
-	TP_ARGS(card, port, result),
-	TP_STRUCT__entry(
-		__field(int, card)
-		__field(int, port)
-		__field(int, result)
-	),
-	TP_fast_assign(
-		__entry->card = card;
-		__entry->port = port;
-		__entry->result = result;
-	),
-	TP_printk("card=%d port=%d result=%d",
-		  __entry->card, __entry->port, __entry->result)
+		    TP_PROTO(int card, int port, int result),
+		    TP_ARGS(card, port, result),
+		    TP_STRUCT__entry(__field(int, card)
+				     __field(int, port)
+				     __field(int, result)),
+		    TP_fast_assign(__entry->card = card;
+				   __entry->port = port;
+				   __entry->result = result;),
+		    TP_printk("card=%d port=%d result=%d",
+			      __entry->card, __entry->port, __entry->result)
 );
 
 DEFINE_EVENT(uio_port, uio_bind,
-	TP_PROTO(int card, int port, int result),
-	TP_ARGS(card, port, result)
+	     TP_PROTO(int card, int port, int result),
+	     TP_ARGS(card, port, result)
 );
 
 DEFINE_EVENT(uio_port, uio_unbind,
-	TP_PROTO(int card, int port, int result),
-	TP_ARGS(card, port, result)
+	     TP_PROTO(int card, int port, int result),
+	     TP_ARGS(card, port, result)
 );
 
 /* User interrupt 0 of the port handed to UIO (result: 1 if it was on) */
 DEFINE_EVENT(uio_port, uio_irq,
-	TP_PROTO(int card, int port, int result),
-	TP_ARGS(card, port, result)
+	     TP_PROTO(int card, int port, int result),
+	     TP_ARGS(card, port, result)
 );
 
 #endif /* _FPGA_UIO_TRACE_H */
@@ -49,5 +45,5 @@ DEFINE_EVENT(uio_port, uio_irq,
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .
 #undef TRACE_INCLUDE_FILE
-#define TRACE_INCLUDE_FILE uio-trace
+#define TRACE_INCLUDE_FILE uio_trace
 #include <trace/define_trace.h>
