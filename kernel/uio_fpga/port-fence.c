@@ -31,6 +31,7 @@
 #include <linux/uaccess.h>
 
 #include "port.h"
+#include "port_trace.h"
 
 MODULE_IMPORT_NS(DMA_BUF);
 
@@ -120,6 +121,7 @@ static irqreturn_t fpga_port_fence_irq_handler(int irq, void *data)
 		signalled = true;
 	}
 	spin_unlock(&fences->lock);
+	trace_fence_irq(firq->port, firq->vector, signalled);
 	if (signalled)
 		schedule_work(&fences->reap);
 	/*

@@ -74,6 +74,21 @@ TRACE_EVENT(error_clear,
 		      __entry->port, __entry->value, __entry->result)
 );
 
+/* A user interrupt reached the DMA fences (signalled: a fence waited on it) */
+TRACE_EVENT(fence_irq,
+	    TP_PROTO(const struct fpga_port *port, unsigned int vector,
+		     bool signalled),
+	    TP_ARGS(port, vector, signalled),
+	    TP_STRUCT__entry(__field(int, port)
+			     __field(unsigned int, vector)
+			     __field(bool, signalled)),
+	    TP_fast_assign(__entry->port = port->id;
+			   __entry->vector = vector;
+			   __entry->signalled = signalled;),
+	    TP_printk("port=%d vector=%u signalled=%d",
+		      __entry->port, __entry->vector, __entry->signalled)
+);
+
 #endif /* _FPGA_PORT_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

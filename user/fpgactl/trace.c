@@ -61,7 +61,8 @@ static int fc_trace_write(const struct fc_trace *t, const char *file,
  */
 static const char *const fc_trace_port_events[] = {
 	"port_reset_begin", "port_reset_end", "dma_map", "dma_unmap",
-	"region_mmap", "error_clear", "uio_bind", "uio_unbind", "uio_irq",
+	"region_mmap", "error_clear", "fence_irq", "uio_bind", "uio_unbind",
+	"uio_irq",
 };
 static const char *const fc_trace_sim_events[] = {
 	"engine_start", "engine_complete", "irq_raise", "error_raise",
