@@ -167,7 +167,8 @@ t_usdt()
 	perf buildid-cache --add "$FPGACTL" 2> "$T/err" || {
 		diag "$(cat "$T/err")"; return 1; }
 	perf list sdt > "$T/out" 2>&1
-	for p in mmio_read mmio_write reset reset_done dma_map dma_unmap \
+	for p in mmio_read32 mmio_read64 mmio_write32 mmio_write64 reset \
+		 reset_done dma_map dma_unmap \
 		 irq_wait irq_wake loopback_start loopback_done; do
 		has "$T/out" "sdt_fpga:$p " || return 1
 	done
@@ -176,7 +177,7 @@ t_usdt()
 	rec 'sdt_fpga:mmio_write*' -- "$FPGACTL" mmio write "$P" $NLB_SRC_ADDR 0x1234
 	eq "mmio write exit" "$RC" 0 || return 1
 	eq "mmio_write probes hit" "$(grep -c ' sdt_fpga:mmio_write' "$T/script")" 1 &&
-	has "$T/script" "sdt_fpga:mmio_write(_[0-9]+)?: \([0-9a-f]+\) arg1=$P arg2=(288|0x120) arg3=(4660|0x1234)"
+	has "$T/script" "sdt_fpga:mmio_write64: \([0-9a-f]+\) arg1=$P arg2=(288|0x120) arg3=(4660|0x1234)"
 }
 
 # A uprobe on a library function, with its arguments (needs the debug info
@@ -218,7 +219,7 @@ t_fpgactl_trace()
 		--alloc vgem > "$T/trace" 2> "$T/err"
 	eq "fpgactl trace exit" $? 0 || { diag "$(cat "$T/err")"; return 1; }
 	prev=0
-	for e in vgem_create vgem_export dma_map port_reset_begin \
+	for e in dma_map vgem_create vgem_export port_reset_begin \
 		 port_reset_end engine_start engine_complete irq_raise \
 		 fence_irq dma_unmap; do
 		n=$(first $e)

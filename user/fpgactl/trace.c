@@ -209,10 +209,12 @@ static int fc_trace_print(const struct fc_trace *t)
 	fc_arr_open("events");
 	while (fgets(line, sizeof(line), f)) {
 		struct fc_trace_ev ev;
+		char who[48];
 
 		line[strcspn(line, "\n")] = '\0';
 		if (fc_trace_parse(line, &ev))
 			continue;
+		snprintf(who, sizeof(who), "%s[%d]", ev.comm, ev.pid);
 		if (t0 < 0)
 			t0 = ev.ts;
 		count++;
@@ -220,8 +222,9 @@ static int fc_trace_print(const struct fc_trace *t)
 		fc_double("ms", "%12.3f ms  ", (ev.ts - t0) * 1e3);
 		fc_double("timestamp", NULL, ev.ts);
 		fc_int("cpu", "cpu%-3" PRId64, ev.cpu);
-		fc_str("comm", "%16s", ev.comm);
-		fc_int("pid", "[%-6" PRId64 "] ", ev.pid);
+		fc_text("%24s  ", who);
+		fc_str("comm", NULL, ev.comm);
+		fc_int("pid", NULL, ev.pid);
 		fc_str("event", "%-18s", ev.name);
 		fc_str("fields", " %s\n", ev.fields);
 		fc_obj_close();

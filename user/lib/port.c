@@ -469,7 +469,7 @@ int fpga_mmio_read32(struct fpga_port *port, uint64_t off, uint32_t *val)
 
 	if (!ret) {
 		*val = *(volatile uint32_t *)(port->mmio + off);
-		FPGA_PROBE(mmio_read, port->ref.id, off, *val, 4);
+		FPGA_PROBE(mmio_read32, port->ref.id, off, *val, 4);
 	}
 	return ret;
 }
@@ -480,7 +480,7 @@ int fpga_mmio_read64(struct fpga_port *port, uint64_t off, uint64_t *val)
 
 	if (!ret) {
 		*val = *(volatile uint64_t *)(port->mmio + off);
-		FPGA_PROBE(mmio_read, port->ref.id, off, *val, 8);
+		FPGA_PROBE(mmio_read64, port->ref.id, off, *val, 8);
 	}
 	return ret;
 }
@@ -490,7 +490,7 @@ int fpga_mmio_write32(struct fpga_port *port, uint64_t off, uint32_t val)
 	int ret = fpga_mmio_access(port, off, 4, true);
 
 	if (!ret) {
-		FPGA_PROBE(mmio_write, port->ref.id, off, val, 4);
+		FPGA_PROBE(mmio_write32, port->ref.id, off, val, 4);
 		*(volatile uint32_t *)(port->mmio + off) = val;
 	}
 	return ret;
@@ -501,7 +501,7 @@ int fpga_mmio_write64(struct fpga_port *port, uint64_t off, uint64_t val)
 	int ret = fpga_mmio_access(port, off, 8, true);
 
 	if (!ret) {
-		FPGA_PROBE(mmio_write, port->ref.id, off, val, 8);
+		FPGA_PROBE(mmio_write64, port->ref.id, off, val, 8);
 		*(volatile uint64_t *)(port->mmio + off) = val;
 	}
 	return ret;

@@ -16,7 +16,13 @@
 #define _LIBFPGA_PROBES_H
 
 #ifdef FPGA_NO_USDT
-#define FPGA_PROBE(name, ...)	do { } while (0)
+/* Never called: the arguments are type-checked, not evaluated */
+static inline void fpga_probe_unused(int unused, ...)
+{
+	(void)unused;
+}
+#define FPGA_PROBE(name, ...)	\
+	do { if (0) fpga_probe_unused(0, ##__VA_ARGS__); } while (0)
 #else
 /* STAP_PROBEV: one macro whatever the number of arguments */
 #define SDT_USE_VARIADIC
