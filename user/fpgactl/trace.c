@@ -55,6 +55,19 @@ static int fc_trace_write(const struct fc_trace *t, const char *file,
 	return fpga_sysfs_write(path, val);
 }
 
+/* A filter on event @name, unless its module is not loaded */
+static int fc_trace_filter(const struct fc_trace *t, const char *name,
+			   const char *expr)
+{
+	char file[128], path[640];
+
+	snprintf(file, sizeof(file), "events/fpga/%s/filter", name);
+	snprintf(path, sizeof(path), "%s/%s", t->dir, file);
+	if (access(path, F_OK))
+		return 0;
+	return fc_trace_write(t, file, expr);
+}
+
 /*
  * Events that carry the fpga_dfl port id ("port" or, for irq_deliver,
  * "dev"), and those of the simulated card ("sim", and "port" = index)
@@ -71,32 +84,26 @@ static const char *const fc_trace_sim_events[] = {
 /* Kernel-side filters for a PORT; events without a port are all kept */
 static int fc_trace_filters(const struct fc_trace *t)
 {
-	char file[128], expr[96];
+	char expr[96];
 	size_t i;
 
-	for (i = 0; i < sizeof(fc_trace_port_events) / sizeof(char *); i++) {
-		snprintf(file, sizeof(file), "events/fpga/%s/filter",
-			 fc_trace_port_events[i]);
-		snprintf(expr, sizeof(expr), "port == %d", t->port);
-		if (fc_trace_write(t, file, expr))
+	snprintf(expr, sizeof(expr), "port == %d", t->port);
+	for (i = 0; i < sizeof(fc_trace_port_events) / sizeof(char *); i++)
+		if (fc_trace_filter(t, fc_trace_port_events[i], expr))
 			return -1;
-	}
 	snprintf(expr, sizeof(expr), "fiu != 1 || dev == %d", t->port);
-	if (fc_trace_write(t, "events/fpga/irq_deliver/filter", expr))
+	if (fc_trace_filter(t, "irq_deliver", expr))
 		return -1;
 	if (t->sim < 0)
 		return 0;
-	for (i = 0; i < sizeof(fc_trace_sim_events) / sizeof(char *); i++) {
-		snprintf(file, sizeof(file), "events/fpga/%s/filter",
-			 fc_trace_sim_events[i]);
-		if (t->sim_port >= 0)
-			snprintf(expr, sizeof(expr), "sim == %d && port == %d",
-				 t->sim, t->sim_port);
-		else
-			snprintf(expr, sizeof(expr), "sim == %d", t->sim);
-		if (fc_trace_write(t, file, expr))
+	if (t->sim_port >= 0)
+		snprintf(expr, sizeof(expr), "sim == %d && port == %d", t->sim,
+			 t->sim_port);
+	else
+		snprintf(expr, sizeof(expr), "sim == %d", t->sim);
+	for (i = 0; i < sizeof(fc_trace_sim_events) / sizeof(char *); i++)
+		if (fc_trace_filter(t, fc_trace_sim_events[i], expr))
 			return -1;
-	}
 	return 0;
 }
 
