@@ -76,15 +76,18 @@ static void bench_work(const char *work, long n, const char *unit)
 		t = run_helper("trace_bench_usdt", work, n);
 		usdt = t < usdt ? t : usdt;
 	}
+	snprintf(name, sizeof(name), "%s_usdt_off", work);
+	bench_add(name, usdt / n, unit, base / n, "no USDT build",
+		  base / usdt, 0);
+	/* Modules built with FPGA_NO_TRACE=1: nothing to enable */
+	if (access(INSTANCE "/events/fpga/enable", F_OK))
+		return;
 	tracepoints(true);
 	for (int r = 0; r < REPS; r++) {
 		t = run_helper("trace_bench_usdt", work, n);
 		tp_on = t < tp_on ? t : tp_on;
 	}
 	tracepoints(false);
-	snprintf(name, sizeof(name), "%s_usdt_off", work);
-	bench_add(name, usdt / n, unit, base / n, "no USDT build",
-		  base / usdt, 0);
 	snprintf(name, sizeof(name), "%s_tp_on", work);
 	bench_add(name, tp_on / n, unit, usdt / n, "tracepoints off",
 		  usdt / tp_on, 0);
