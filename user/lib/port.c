@@ -428,7 +428,15 @@ uint64_t fpga_mmio_size(const struct fpga_port *port)
 	return port->mmio ? port->mmio_size : 0;
 }
 
-int fpga_mmio_check(struct fpga_port *port, uint64_t off, unsigned int width)
+/*
+ * The MMIO accessors' checks, always inlined: the USDT probe's asm looks
+ * large to the compiler, which would otherwise stop inlining them into
+ * the accessors and make a probed build slower than one without probes.
+ */
+#define FPGA_MMIO_INLINE	static inline __attribute__((always_inline))
+
+FPGA_MMIO_INLINE int __fpga_mmio_check(struct fpga_port *port, uint64_t off,
+				       unsigned int width)
 {
 	int ret;
 
@@ -448,10 +456,15 @@ int fpga_mmio_check(struct fpga_port *port, uint64_t off, unsigned int width)
 	return 0;
 }
 
-static int fpga_mmio_access(struct fpga_port *port, uint64_t off,
-			    unsigned int width, bool write)
+int fpga_mmio_check(struct fpga_port *port, uint64_t off, unsigned int width)
 {
-	int ret = fpga_mmio_check(port, off, width);
+	return __fpga_mmio_check(port, off, width);
+}
+
+FPGA_MMIO_INLINE int fpga_mmio_access(struct fpga_port *port, uint64_t off,
+				      unsigned int width, bool write)
+{
+	int ret = __fpga_mmio_check(port, off, width);
 
 	if (ret)
 		return ret;
