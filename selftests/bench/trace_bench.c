@@ -37,7 +37,7 @@
 
 static int port;
 
-/* Run a helper; its loop's time in ns, or < 0 */
+/* Run a helper; ns per operation, or < 0 */
 static double run_helper(const char *helper, const char *work, long n)
 {
 	char cmd[256], out[64] = "";
@@ -77,7 +77,7 @@ static void bench_work(const char *work, long n, const char *unit)
 		usdt = t < usdt ? t : usdt;
 	}
 	snprintf(name, sizeof(name), "%s_usdt_off", work);
-	bench_add(name, usdt / n, unit, base / n, "no USDT build",
+	bench_add(name, usdt, unit, base, "no USDT build",
 		  base / usdt, 0);
 	/* Modules built with FPGA_NO_TRACE=1: nothing to enable */
 	if (access(INSTANCE "/events/fpga/enable", F_OK))
@@ -89,7 +89,7 @@ static void bench_work(const char *work, long n, const char *unit)
 	}
 	tracepoints(false);
 	snprintf(name, sizeof(name), "%s_tp_on", work);
-	bench_add(name, tp_on / n, unit, usdt / n, "tracepoints off",
+	bench_add(name, tp_on, unit, usdt, "tracepoints off",
 		  usdt / tp_on, 0);
 }
 

@@ -6,8 +6,10 @@
  *
  *   trace_bench_{usdt,base} PORT mmio_write|mmio_read|loopback N
  *
- * Does the work N times through libfpga and prints the nanoseconds the
- * loop took (setup excluded), or fails with libfpga's message.
+ * Does the work N times through libfpga and prints nanoseconds per
+ * operation (setup excluded): the mean for MMIO, the fastest one for a
+ * loopback, whose port reset and model-thread wake-ups make single runs
+ * noisy.  Fails with libfpga's message.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@ int main(int argc, char **argv)
 	struct fpga_nlb_result res;
 	struct fpga_port *port;
 	uint64_t v = 0;
-	double t0, t;
+	double t0, t, best = 1e300;
 	long n, i;
 	int ret = 0;
 
@@ -45,8 +47,13 @@ int main(int argc, char **argv)
 		for (i = 0; i < n && !ret; i++)
 			ret = fpga_mmio_read64(port, NLB_SRC_ADDR, &v);
 	} else if (!strcmp(argv[2], "loopback")) {
-		for (i = 0; i < n && !ret; i++)
+		for (i = 0; i < n && !ret; i++) {
+			double t1 = bench_now_ms();
+
 			ret = fpga_nlb_loopback(port, 256 * 1024, 10000, &res);
+			t1 = (bench_now_ms() - t1) * 1e6;
+			best = t1 < best ? t1 : best;
+		}
 	} else {
 		fprintf(stderr, "%s: unknown work '%s'\n", argv[0], argv[2]);
 		return 2;
@@ -56,7 +63,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", fpga_errmsg());
 		return 1;
 	}
-	printf("%.0f\n", t + (double)(v & 0));
+	printf("%.1f\n", !strcmp(argv[2], "loopback") ? best :
+	       t / n + (double)(v & 0));
 	fpga_port_close(port);
 	return 0;
 }
