@@ -169,7 +169,8 @@ t_usdt()
 	perf list sdt > "$T/out" 2>&1
 	for p in mmio_read32 mmio_read64 mmio_write32 mmio_write64 reset \
 		 reset_done dma_map dma_unmap \
-		 irq_wait irq_wake loopback_start loopback_done; do
+		 irq_wait irq_wake loopback_start loopback_done \
+		 loopback_vgem_start loopback_vgem_done; do
 		has "$T/out" "sdt_fpga:$p " || return 1
 	done
 	perf probe -x "$FPGACTL" -a 'sdt_fpga:*' > "$T/out" 2>&1 || {
