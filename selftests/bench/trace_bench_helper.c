@@ -4,7 +4,7 @@
  * sources: trace_bench_usdt (with its USDT probes) and trace_bench_base
  * (FPGA_NO_USDT: the probes compiled out).
  *
- *   trace_bench_{usdt,base} PORT mmio_write|mmio_read|loopback N
+ *   trace_bench_{usdt,base} PORT mmio_write|mmio_read|dma_map|loopback N
  *
  * Does the work N times through libfpga and prints nanoseconds per
  * operation (setup excluded): the mean for MMIO, the fastest one for a
@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 	int ret = 0;
 
 	if (argc != 4 || (n = atol(argv[3])) <= 0) {
-		fprintf(stderr, "usage: %s PORT mmio_write|mmio_read|loopback N\n",
+		fprintf(stderr, "usage: %s PORT mmio_write|mmio_read|dma_map|loopback N\n",
 			argv[0]);
 		return 2;
 	}
@@ -46,6 +46,16 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[2], "mmio_read")) {
 		for (i = 0; i < n && !ret; i++)
 			ret = fpga_mmio_read64(port, NLB_SRC_ADDR, &v);
+	} else if (!strcmp(argv[2], "dma_map")) {
+		/* Map and unmap one page: two ioctls, two tracepoints */
+		static char page[4096] __attribute__((aligned(4096)));
+		uint64_t iova;
+
+		for (i = 0; i < n && !ret; i++) {
+			ret = fpga_dma_map(port, page, sizeof(page), &iova);
+			if (!ret)
+				ret = fpga_dma_unmap(port, iova);
+		}
 	} else if (!strcmp(argv[2], "loopback")) {
 		for (i = 0; i < n && !ret; i++) {
 			double t1 = bench_now_ms();
