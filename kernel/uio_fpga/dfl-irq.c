@@ -23,8 +23,8 @@ static irqreturn_t fpga_dfl_irq_handler(int irq, void *data)
 {
 	struct fpga_dfl_irq *dirq = data;
 
-	eventfd_signal(dirq->trigger, 1);
 	trace_irq_deliver(dirq);
+	eventfd_signal(dirq->trigger, 1);
 	/*
 	 * Count for netlink; a work already pending takes this one too, so
 	 * an interrupt storm costs one event per period, not one per irq.

@@ -113,6 +113,8 @@ static irqreturn_t fpga_port_fence_irq_handler(int irq, void *data)
 	struct fpga_port_fence *pfence;
 	bool signalled = false;
 
+	/* Before any fence signals: its waiter then runs after this event */
+	trace_fence_irq(firq->port, firq->vector);
 	spin_lock(&fences->lock);
 	list_for_each_entry(pfence, &fences->pending, node) {
 		if (pfence->vector != firq->vector)
@@ -121,7 +123,6 @@ static irqreturn_t fpga_port_fence_irq_handler(int irq, void *data)
 		signalled = true;
 	}
 	spin_unlock(&fences->lock);
-	trace_fence_irq(firq->port, firq->vector, signalled);
 	if (signalled)
 		schedule_work(&fences->reap);
 	/*

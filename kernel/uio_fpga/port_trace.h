@@ -74,19 +74,15 @@ TRACE_EVENT(error_clear,
 		      __entry->port, __entry->value, __entry->result)
 );
 
-/* A user interrupt reached the DMA fences (signalled: a fence waited on it) */
+/* A user interrupt reached the DMA fences (before any of them signals) */
 TRACE_EVENT(fence_irq,
-	    TP_PROTO(const struct fpga_port *port, unsigned int vector,
-		     bool signalled),
-	    TP_ARGS(port, vector, signalled),
+	    TP_PROTO(const struct fpga_port *port, unsigned int vector),
+	    TP_ARGS(port, vector),
 	    TP_STRUCT__entry(__field(int, port)
-			     __field(unsigned int, vector)
-			     __field(bool, signalled)),
+			     __field(unsigned int, vector)),
 	    TP_fast_assign(__entry->port = port->id;
-			   __entry->vector = vector;
-			   __entry->signalled = signalled;),
-	    TP_printk("port=%d vector=%u signalled=%d",
-		      __entry->port, __entry->vector, __entry->signalled)
+			   __entry->vector = vector;),
+	    TP_printk("port=%d vector=%u", __entry->port, __entry->vector)
 );
 
 #endif /* _FPGA_PORT_TRACE_H */

@@ -195,6 +195,8 @@ static void fpga_sim_nlb_run(struct fpga_sim *sim, unsigned int n)
 	fpga_sim_write(sim, afu + NLB_STATUS1, 1);
 	if (!xchg(&port->fail_dma, false))
 		ret = fpga_sim_nlb_copy(sim, n, src, dst, lines, &copied);
+	/* Before software can see the end (START clear, DSM): in order */
+	trace_engine_complete(sim, n, lines, copied, ret, start);
 	/* The run is over (unless software aborted it): START self-clears */
 	if (ret != -EINTR)
 		fpga_sim_update(sim, afu + NLB_CTL, FPGA_SIM_NLB_RUN,
@@ -203,7 +205,6 @@ static void fpga_sim_nlb_run(struct fpga_sim *sim, unsigned int n)
 		ret = fpga_sim_nlb_dsm(sim, fpga_sim_read(sim, afu + NLB_DSM_BASEL),
 				       fpga_sim_cntr_clocks(sim, start));
 	fpga_sim_write(sim, afu + NLB_STATUS1, 0);
-	trace_engine_complete(sim, n, lines, copied, ret, start);
 
 	if (ret == -EFAULT) {
 		fpga_sim_cntr_add(sim, n, CNTR_EVT_DMA_FAULTS, 1);
