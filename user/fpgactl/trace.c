@@ -7,7 +7,12 @@
  * that a machine running accelerators often lacks, and tracefs is all it
  * takes.  Recording goes to a private trace instance
  * (instances/fpgactl.PID), so that it neither sees nor disturbs anyone
- * else's tracing; the instance is removed at the end.  A PORT becomes
+ * else's tracing; the instance is removed at the end.  It records no
+ * command names (record-cmd, a top-level option the instance inherits, is
+ * off while it is made): that would hook the scheduler's tracepoints, and
+ * live-patching the scheduler while the card's model thread sleeps and
+ * wakes every few microseconds hung the test VM (QEMU TCG) in
+ * text_poke_bp().  Names come from /proc instead.  A PORT becomes
  * kernel-side filters on the events that name a port, so that a busy
  * machine's other ports cost nothing.
  */
@@ -30,6 +35,10 @@
 struct fc_trace {
 	char dir[256];		/* the instance */
 	bool made;		/* dir was created: remove it */
+	char root[256];		/* tracefs */
+	bool record_cmd;	/* the top-level record-cmd was on: restore it */
+	pid_t child;		/* the command, for its name */
+	char child_comm[16];
 	int port;		/* fpga-port.N, or -1 for every port */
 	int sim;		/* the port's fpga_sim card, or -1 */
 	int sim_port;		/* the port's index on that card, or -1 */
@@ -110,7 +119,7 @@ static int fc_trace_filters(const struct fc_trace *t)
 static int fc_trace_setup(struct fc_trace *t)
 {
 	const char *root = fc_trace_root();
-	char path[512];
+	char path[512], buf[16];
 
 	snprintf(path, sizeof(path), "%s/events/fpga", root);
 	if (access(root, F_OK) || access(path, F_OK)) {
@@ -119,6 +128,13 @@ static int fc_trace_setup(struct fc_trace *t)
 					      root);
 		return fpga_set_error(ENOENT, "%s: no fpga tracepoints (are the suite's modules loaded?)",
 				      path);
+	}
+	snprintf(t->root, sizeof(t->root), "%s", root);
+	snprintf(path, sizeof(path), "%s/options/record-cmd", root);
+	if (!fpga_sysfs_read(path, buf, sizeof(buf)) && !strcmp(buf, "1")) {
+		if (fpga_sysfs_write(path, "0"))
+			return -1;
+		t->record_cmd = true;
 	}
 	snprintf(t->dir, sizeof(t->dir), "%s/instances/fpgactl.%d", root,
 		 (int)getpid());
@@ -138,6 +154,12 @@ static int fc_trace_setup(struct fc_trace *t)
 
 static void fc_trace_teardown(struct fc_trace *t)
 {
+	char path[512];
+
+	if (t->record_cmd) {
+		snprintf(path, sizeof(path), "%s/options/record-cmd", t->root);
+		fpga_sysfs_write(path, "1");
+	}
 	if (!t->made)
 		return;
 	fc_trace_write(t, "tracing_on", "0");
@@ -200,6 +222,27 @@ static int fc_trace_parse(char *line, struct fc_trace_ev *ev)
 	return 0;
 }
 
+/*
+ * The name of @pid when the trace has none ("<...>"): the command we ran,
+ * or what /proc says while the task lives (kernel threads such as the
+ * card's model thread do), else "?"
+ */
+static void fc_trace_comm(const struct fc_trace *t, struct fc_trace_ev *ev)
+{
+	char path[64], buf[32];
+
+	if (strcmp(ev->comm, "<...>"))
+		return;
+	if (ev->pid == t->child) {
+		snprintf(ev->comm, sizeof(ev->comm), "%s", t->child_comm);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", ev->pid);
+	if (fpga_sysfs_read(path, buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "?");
+	snprintf(ev->comm, sizeof(ev->comm), "%s", buf);
+}
+
 /* The timeline: milliseconds from the first event, who, what */
 static int fc_trace_print(const struct fc_trace *t)
 {
@@ -221,6 +264,7 @@ static int fc_trace_print(const struct fc_trace *t)
 		line[strcspn(line, "\n")] = '\0';
 		if (fc_trace_parse(line, &ev))
 			continue;
+		fc_trace_comm(t, &ev);
 		snprintf(who, sizeof(who), "%s[%d]", ev.comm, ev.pid);
 		if (t0 < 0)
 			t0 = ev.ts;
@@ -280,8 +324,11 @@ static double fc_trace_now(void)
 }
 
 /* Run @argv (status in *status), or sleep @ms; tracing is already on */
-static int fc_trace_run(char **argv, uint64_t ms, int *status)
+static int fc_trace_run(struct fc_trace *t, char **argv, uint64_t ms,
+			int *status)
 {
+	const char *base = argv ? strrchr(argv[0], '/') : NULL;
+
 	pid_t pid;
 
 	*status = 0;
@@ -305,6 +352,9 @@ static int fc_trace_run(char **argv, uint64_t ms, int *status)
 		fprintf(stderr, "fpgactl: %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	t->child = pid;
+	snprintf(t->child_comm, sizeof(t->child_comm), "%.15s",
+		 base ? base + 1 : argv[0]);
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 		;
 	return 0;
@@ -361,7 +411,7 @@ int fc_cmd_trace(const struct fc_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	t0 = fc_trace_now();
-	ret = fc_trace_run(command, ms, &status);
+	ret = fc_trace_run(&t, command, ms, &status);
 	fc_trace_write(&t, "tracing_on", "0");
 	if (ret || fc_trace_print(&t)) {
 		ret = fc_lib_err();
