@@ -271,7 +271,8 @@ static int fc_trace_print(const struct fc_trace *t)
 		count++;
 		fc_obj_open(NULL);
 		fc_double("ms", "%12.3f ms  ", (ev.ts - t0) * 1e3);
-		fc_double("timestamp", NULL, ev.ts);
+		/* Microseconds: JSON's doubles are printed with 6 digits */
+		fc_u64("timestamp_us", NULL, (uint64_t)(ev.ts * 1e6 + 0.5));
 		fc_int("cpu", "cpu%-3" PRId64, ev.cpu);
 		fc_text("%24s  ", who);
 		fc_str("comm", NULL, ev.comm);
