@@ -156,17 +156,22 @@ static void fc_trace_teardown(struct fc_trace *t)
 {
 	char path[512];
 
+	if (t->made) {
+		fc_trace_write(t, "tracing_on", "0");
+		fc_trace_write(t, "events/fpga/enable", "0");
+		/* The kernel refuses while a reader holds it */
+		if (rmdir(t->dir))
+			fc_err("%s: %s (remove it with rmdir)", t->dir,
+			       strerror(errno));
+	}
+	/*
+	 * Last: turning record-cmd on starts recording names for every
+	 * enabled event of every instance, ours too if it were still there
+	 */
 	if (t->record_cmd) {
 		snprintf(path, sizeof(path), "%s/options/record-cmd", t->root);
 		fpga_sysfs_write(path, "1");
 	}
-	if (!t->made)
-		return;
-	fc_trace_write(t, "tracing_on", "0");
-	fc_trace_write(t, "events/fpga/enable", "0");
-	/* The kernel refuses while a reader holds it; nothing else to do */
-	if (rmdir(t->dir))
-		fc_err("%s: %s (remove it with rmdir)", t->dir, strerror(errno));
 }
 
 /*
