@@ -22,6 +22,7 @@
 #include "dfl-core.h"
 #include "dfl-enum.h"
 #include "dfl-nl.h"
+#include "dfl_trace.h"
 
 static DEFINE_IDA(fpga_dfl_card_ida);
 static DEFINE_IDA(fpga_dfl_port_ida);
@@ -623,6 +624,7 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 		fpga_dfl_card_free(card);
 		return ERR_PTR(-ENODEV);
 	}
+	trace_card_add(card->id, card->num_ports, card->fme);
 	fpga_dfl_nl_card_event(FPGA_NL_CMD_EVENT_CARD_ADDED, card->id,
 			       info->parent, card->num_ports);
 	return card;
@@ -653,6 +655,7 @@ void fpga_dfl_card_remove(struct fpga_dfl_card *card)
 			device_unregister(&card->ports[i]->dev);
 	if (card->fme)
 		device_unregister(&card->fme->dev);
+	trace_card_remove(card->id);
 	fpga_dfl_nl_card_event(FPGA_NL_CMD_EVENT_CARD_REMOVED, card->id,
 			       card->info.parent, card->num_ports);
 	fpga_dfl_card_free(card);

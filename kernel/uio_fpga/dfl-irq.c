@@ -18,6 +18,7 @@
 
 #include "dfl-core.h"
 #include "dfl-nl.h"
+#include "dfl_trace.h"
 
 /* Interrupt counts reach netlink at most this often (rate limit) */
 #define FPGA_DFL_NL_IRQ_PERIOD	(HZ / 10)
@@ -27,8 +28,10 @@ static irqreturn_t fpga_dfl_irq_handler(int irq, void *data)
 	struct fpga_dfl_irq *dirq = data;
 
 	spin_lock(&dirq->trigger_lock);
-	if (dirq->trigger)
+	if (dirq->trigger) {
+		trace_irq_deliver(dirq);
 		eventfd_signal(dirq->trigger, 1);
+	}
 	spin_unlock(&dirq->trigger_lock);
 	/*
 	 * Count for netlink; a work already pending takes this one too, so

@@ -9,8 +9,10 @@
 #include <linux/io.h>
 #include <linux/iopoll.h>
 #include <linux/module.h>
+#include <linux/timekeeping.h>
 
 #include "dfl-core.h"
+#include "dfl_trace.h"
 
 #define FPGA_DFL_RESET_POLL_US	10
 
@@ -76,9 +78,13 @@ EXPORT_SYMBOL_GPL(fpga_dfl_port_enable);
  */
 int fpga_dfl_port_reset(struct fpga_dfl_device *fdev, unsigned int timeout_us)
 {
-	int ret = fpga_dfl_port_disable(fdev, timeout_us);
-	int ret2 = fpga_dfl_port_enable(fdev, timeout_us);
+	u64 start = ktime_get_ns();
+	int ret, ret2;
 
+	trace_port_reset_begin(fdev);
+	ret = fpga_dfl_port_disable(fdev, timeout_us);
+	ret2 = fpga_dfl_port_enable(fdev, timeout_us);
+	trace_port_reset_end(fdev, ret ?: ret2, start);
 	return ret ?: ret2;
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_port_reset);

@@ -35,6 +35,7 @@
 
 #include "dfl-core.h"
 #include "fme.h"
+#include "fme_trace.h"
 
 /* ---- User ABI ---- */
 
@@ -438,6 +439,7 @@ static int fpga_pmu_event_add(struct perf_event *event, int pmu_flags)
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	list_add_tail(&event->active_entry, &fpmu->active);
 	raw_spin_unlock_irqrestore(&fpmu->lock, flags);
+	trace_pmu_add(fpmu->card_id, event, pmu_flags);
 	if (pmu_flags & PERF_EF_START)
 		fpga_pmu_event_start(event, PERF_EF_RELOAD);
 	return 0;
@@ -452,6 +454,7 @@ static void fpga_pmu_event_del(struct perf_event *event, int pmu_flags)
 	raw_spin_lock_irqsave(&fpmu->lock, flags);
 	list_del_init(&event->active_entry);
 	raw_spin_unlock_irqrestore(&fpmu->lock, flags);
+	trace_pmu_del(fpmu->card_id, event, pmu_flags);
 }
 
 static void fpga_pmu_event_destroy(struct perf_event *event)

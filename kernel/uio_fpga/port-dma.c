@@ -25,6 +25,7 @@
 #include <linux/uaccess.h>
 
 #include "port.h"
+#include "port_trace.h"
 
 /* The device that performs the card's DMA (its IOMMU's dma_map_ops) */
 struct device *fpga_port_dma_dev(struct fpga_port_file *pf)
@@ -61,6 +62,8 @@ void __fpga_port_dma_insert(struct fpga_port_file *pf,
 	struct rb_node **link = &pf->dma_maps.rb_node, *parent = NULL;
 
 	lockdep_assert_held(&pf->dma_lock);
+	new->owner = task_tgid_nr(current);
+	trace_dma_map(pf->port, new);
 
 	while (*link) {
 		struct fpga_port_dma *dma = rb_entry(*link, struct fpga_port_dma,
@@ -255,6 +258,7 @@ void __fpga_port_dma_release(struct fpga_port_file *pf,
 			     struct fpga_port_dma *dma)
 {
 	lockdep_assert_held(&pf->dma_lock);
+	trace_dma_unmap(pf->port, dma);
 	rb_erase(&dma->node, &pf->dma_maps);
 	switch (dma->kind) {
 	case FPGA_PORT_DMA_USER:

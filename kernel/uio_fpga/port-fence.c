@@ -31,6 +31,7 @@
 #include <linux/uaccess.h>
 
 #include "port.h"
+#include "port_trace.h"
 
 MODULE_IMPORT_NS(DMA_BUF);
 
@@ -112,6 +113,8 @@ static irqreturn_t fpga_port_fence_irq_handler(int irq, void *data)
 	struct fpga_port_fence *pfence;
 	bool signalled = false;
 
+	/* Before any fence signals: its waiter then runs after this event */
+	trace_fence_irq(firq->port, firq->vector);
 	spin_lock(&fences->lock);
 	list_for_each_entry(pfence, &fences->pending, node) {
 		if (pfence->vector != firq->vector)

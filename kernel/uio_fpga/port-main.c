@@ -195,6 +195,7 @@ static int fpga_port_probe(struct fpga_dfl_device *fdev)
 	}
 
 	port->fdev = fdev;
+	port->id = fdev->id;
 	init_rwsem(&port->unplug);
 	mutex_init(&port->lock);
 	INIT_LIST_HEAD(&port->files);

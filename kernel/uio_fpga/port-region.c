@@ -16,6 +16,7 @@
 #include <linux/uaccess.h>
 
 #include "port.h"
+#include "port_trace.h"
 
 #define FPGA_PORT_NUM_REGIONS	1
 #define FPGA_PORT_AFU_FLAGS	(DFL_PORT_REGION_READ | DFL_PORT_REGION_WRITE | \
@@ -174,6 +175,7 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 		ret = 0;
 	}
 	up_read(&port->unplug);
+	trace_region_mmap(port, offset, size, ret);
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 #include <linux/sysfs.h>
 
 #include "port.h"
+#include "port_trace.h"
 
 static struct fpga_port *to_port(struct device *dev)
 {
@@ -116,6 +117,7 @@ static int fpga_port_errors_clear(struct fpga_port *port, u64 val)
 	ret2 = __fpga_port_enable(port);
 	mutex_unlock(&port->lock);
 	ret = ret ?: ret2;
+	trace_error_clear(port, val, ret);
 	if (!ret)
 		fpga_dfl_nl_notify_errors_cleared(port->fdev, val);
 	return ret;

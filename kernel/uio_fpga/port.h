@@ -62,6 +62,7 @@ struct fpga_port_fences {
  * @chardev:	the device behind /dev/fpga-port.N; its release frees the port
  * @cdev:	the character device
  * @fdev:	the fpga_dfl device; hardware, valid only while @gone is false
+ * @id:		the N of fpga-port.N, usable after @gone (tracepoints)
  * @unplug:	held for reading by every file operation that touches the
  *		hardware, for writing by remove() to set @gone
  * @gone:	the port was removed; every operation fails with -ENODEV
@@ -84,6 +85,7 @@ struct fpga_port {
 	struct device chardev;
 	struct cdev cdev;
 	struct fpga_dfl_device *fdev;
+	int id;
 	struct rw_semaphore unplug;
 	bool gone;
 	struct mutex lock;	/* files, open_count, excl, resets */
@@ -134,6 +136,7 @@ enum fpga_port_dma_kind {
  * @iova:	device address of the start
  * @length:	length in bytes (whole pages)
  * @dir:	DMA direction
+ * @owner:	thread group that made the mapping (tracepoints)
  * @user:	user memory (port-dma.c)
  * @user.addr:	start of the buffer in the mapping process
  * @user.pages:	the pinned pages
@@ -151,6 +154,7 @@ struct fpga_port_dma {
 	u64 iova;
 	u64 length;
 	enum dma_data_direction dir;
+	pid_t owner;
 	union {
 		struct {
 			u64 addr;

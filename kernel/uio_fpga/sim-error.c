@@ -16,6 +16,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "sim.h"
+#include "sim_trace.h"
 
 /* Apply a store software made to a W1C register; true if there was one */
 static bool fpga_sim_w1c(struct fpga_sim *sim, size_t ofs, u64 *seen)
@@ -75,6 +76,7 @@ static void __fpga_sim_error_raise(struct fpga_sim *sim, unsigned int n,
 	if (!port->first_seen)
 		fpga_sim_w1c_set(sim, err + PORT_FIRST_ERROR,
 				 &port->first_seen, bits);
+	trace_error_raise(sim, n, bits, fpga_sim_read(sim, err + PORT_ERROR));
 
 	/* Masked errors are logged but do not interrupt */
 	if (bits & ~fpga_sim_read(sim, err + PORT_ERROR_MASK))

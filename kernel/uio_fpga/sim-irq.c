@@ -18,6 +18,7 @@
 #include <linux/irq_work.h>
 
 #include "sim.h"
+#include "sim_trace.h"
 
 static struct fpga_sim_irq *fpga_sim_irq_of(struct irq_data *d)
 {
@@ -148,6 +149,7 @@ void fpga_sim_irq_raise(struct fpga_sim *sim, unsigned int vec)
 		port = CNTR_CARD;
 	fpga_sim_cntr_add(sim, port,
 			  user ? CNTR_EVT_USER_IRQS : CNTR_EVT_ERROR_IRQS, 1);
+	trace_irq_raise(sim, vec);
 
 	set_bit(vec, irq->pending);
 	/* Pending before the work looks: pairs with fpga_sim_irq_unmask() */

@@ -28,6 +28,7 @@
 #include <linux/sched.h>
 
 #include "sim.h"
+#include "sim_trace.h"
 
 #define FPGA_SIM_NLB_RUN	(NLB_CTL_RESET_N | NLB_CTL_START)
 /* Bytes copied per hold of the IOMMU lock: bounds the wait of an unmap */
@@ -104,9 +105,9 @@ static u64 fpga_sim_nlb_chunk(struct fpga_sim *sim,
 	return done;
 }
 
-/* The copy: 0, -EFAULT (DMA fault) or -EINTR (aborted) */
+/* The copy: 0, -EFAULT (DMA fault) or -EINTR (aborted); *@copied bytes */
 static int fpga_sim_nlb_copy(struct fpga_sim *sim, unsigned int n,
-			     u64 src_line, u64 dst_line, u64 lines)
+			     u64 src_line, u64 dst_line, u64 lines, u64 *copied)
 {
 	struct fpga_sim_dma_cursor src = { }, dst = { };
 	u64 left, end;
@@ -131,6 +132,7 @@ static int fpga_sim_nlb_copy(struct fpga_sim *sim, unsigned int n,
 		fpga_sim_dma_end(sim);
 
 		fpga_sim_nlb_count(sim, n, done);
+		*copied += done;
 		fpga_sim_cntr_tick(sim);
 		if (done < len)
 			return -EFAULT;
@@ -182,15 +184,19 @@ static void fpga_sim_nlb_run(struct fpga_sim *sim, unsigned int n)
 {
 	struct fpga_sim_port *port = &sim->ports[n];
 	size_t afu = port->afu;
+	u64 src = fpga_sim_read(sim, afu + NLB_SRC_ADDR);
+	u64 dst = fpga_sim_read(sim, afu + NLB_DST_ADDR);
+	u64 lines = fpga_sim_read(sim, afu + NLB_NUM_LINES);
 	ktime_t start = ktime_get();
+	u64 copied = 0;
 	int ret = -EFAULT;
 
+	trace_engine_start(sim, n, src, dst, lines);
 	fpga_sim_write(sim, afu + NLB_STATUS1, 1);
 	if (!xchg(&port->fail_dma, false))
-		ret = fpga_sim_nlb_copy(sim, n,
-					fpga_sim_read(sim, afu + NLB_SRC_ADDR),
-					fpga_sim_read(sim, afu + NLB_DST_ADDR),
-					fpga_sim_read(sim, afu + NLB_NUM_LINES));
+		ret = fpga_sim_nlb_copy(sim, n, src, dst, lines, &copied);
+	/* Before software can see the end (START clear, DSM): in order */
+	trace_engine_complete(sim, n, lines, copied, ret, start);
 	/* The run is over (unless software aborted it): START self-clears */
 	if (ret != -EINTR)
 		fpga_sim_update(sim, afu + NLB_CTL, FPGA_SIM_NLB_RUN,

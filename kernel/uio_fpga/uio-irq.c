@@ -13,6 +13,7 @@
 #include <linux/interrupt.h>
 
 #include "uio-fpga.h"
+#include "uio_trace.h"
 
 static irqreturn_t uio_fpga_irq_handler(int irq, struct uio_info *info)
 {
@@ -20,6 +21,7 @@ static irqreturn_t uio_fpga_irq_handler(int irq, struct uio_info *info)
 
 	/* Hard irq context: interrupts are off, plain spin_lock suffices */
 	spin_lock(&uf->irq_lock);
+	trace_uio_irq(uf->fdev->card_id, uf->fdev->id, !uf->irq_disabled);
 	if (!uf->irq_disabled) {
 		uf->irq_disabled = true;
 		disable_irq_nosync(irq);

@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 
 #include "uio-fpga.h"
+#include "uio_trace.h"
 
 #define UIO_FPGA_VERSION	"0.1"
 
@@ -112,6 +113,7 @@ static int uio_fpga_probe(struct fpga_dfl_device *fdev)
 	uf->info.mmap = uio_fpga_mmap;
 	dev_set_drvdata(&fdev->dev, uf);
 	ret = uio_register_device(&fdev->dev, &uf->info);
+	trace_uio_bind(fdev->card_id, fdev->id, ret);
 	if (ret)
 		goto err_dma_free;
 	return 0;
@@ -145,6 +147,7 @@ static void uio_fpga_remove(struct fpga_dfl_device *fdev)
 	if (ret)
 		dev_warn(&fdev->dev, "the AFU may still be running at unbind\n");
 	uio_fpga_dma_free(uf);
+	trace_uio_unbind(fdev->card_id, fdev->id, ret);
 	uio_fpga_put(uf);
 }
 

@@ -22,6 +22,7 @@
 #include <drm/vgem_ext_drm.h>
 
 #include "vgem_ext_drv.h"
+#include "vgem_ext_trace.h"
 
 #define VGEM_EXT_BO_CREATE_FLAGS	(VGEM_EXT_BO_WC | VGEM_EXT_BO_POPULATE)
 
@@ -116,6 +117,7 @@ static int vgem_ext_bo_new_handle(struct drm_file *file,
 	if (IS_ERR(bo))
 		return PTR_ERR(bo);
 	ret = drm_gem_handle_create(file, &bo->shmem.base, handle);
+	trace_vgem_create(ret ? 0 : *handle, size, flags, ret);
 	/* The handle holds the object now, or it is freed here */
 	drm_gem_object_put(&bo->shmem.base);
 	return ret;

@@ -70,8 +70,8 @@ static const struct drm_driver vgem_ext_driver = {
 
 	.gem_create_object	= vgem_ext_bo_create_object,
 	.dumb_create		= vgem_ext_dumb_create,
-	.prime_handle_to_fd	= drm_gem_prime_handle_to_fd,
-	.prime_fd_to_handle	= drm_gem_prime_fd_to_handle,
+	.prime_handle_to_fd	= vgem_ext_prime_handle_to_fd,
+	.prime_fd_to_handle	= vgem_ext_prime_fd_to_handle,
 	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
 	.gem_prime_mmap		= drm_gem_prime_mmap,
 

@@ -68,6 +68,12 @@ int vgem_ext_bo_create_ioctl(struct drm_device *dev, void *data,
 int vgem_ext_bo_info_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file);
 
+/* vgem_ext_prime.c */
+int vgem_ext_prime_handle_to_fd(struct drm_device *dev, struct drm_file *file,
+				u32 handle, u32 flags, int *prime_fd);
+int vgem_ext_prime_fd_to_handle(struct drm_device *dev, struct drm_file *file,
+				int prime_fd, u32 *handle);
+
 /* vgem_ext_fence.c */
 void vgem_ext_fence_open(struct vgem_ext_file *vfile);
 void vgem_ext_fence_close(struct vgem_ext_file *vfile);

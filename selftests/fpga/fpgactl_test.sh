@@ -95,7 +95,8 @@ t_help()
 	expect 0 "" $FPGACTL --help || return 1
 	for c in "list" "info PORT" "reset PORT" "mmio read" "mmio write" \
 		 "mmio dump" "dma loopback" "errors PORT" "irq wait" \
-		 "sim add" "sim del" "perf PORT|CARD" "monitor"; do
+		 "sim add" "sim del" "perf PORT|CARD" "trace \[PORT\]" \
+		 "monitor"; do
 		out_has "fpgactl $c" || return 1
 	done
 	expect 0 "" $FPGACTL help || return 1
@@ -111,7 +112,8 @@ t_help_levels()
 		out_has "fpgactl $obj " || return 1
 	done
 	for c in list info reset "mmio read" "mmio write" "mmio dump" \
-		 "dma loopback" errors "irq wait" "sim add" "sim del" perf monitor; do
+		 "dma loopback" errors "irq wait" "sim add" "sim del" perf trace \
+		 monitor; do
 		expect 0 "" $FPGACTL $c --help || return 1
 		out_has "^Usage: fpgactl .*$c" || return 1
 		[ -s "$T/err" ] && { diag "$c --help wrote to stderr"; return 1; }
@@ -183,6 +185,27 @@ t_usage_perf()
 	usage "'fpga_pmu_x' is not a card" $FPGACTL perf fpga_pmu_x || return 1
 	usage "'fpga-fme.x' is not a card" $FPGACTL perf fpga-fme.x || return 1
 	usage "unexpected argument 'x'" $FPGACTL perf 0 x
+}
+
+t_usage_trace()
+{
+	usage "no command after '--'" $FPGACTL trace 0 -- || return 1
+	usage "--time and a command exclude each other" \
+		$FPGACTL trace --time 10 -- true || return 1
+	usage "--time: 'soon' is not a number" $FPGACTL trace --time soon || return 1
+	usage "'abc' is not a port" $FPGACTL trace abc || return 1
+	usage "unexpected argument 'x'" $FPGACTL trace 0 x
+}
+
+# No tracefs, and a tracefs without the suite's events: clear errors
+t_fake_trace()
+{
+	mkdir -p "$T/tracefs/events/sched" || return 1
+	FPGA_TRACEFS=$T/nowhere expect 1 "tracefs is not mounted" \
+		$FPGACTL trace --time 1 || return 1
+	FPGA_TRACEFS=$T/tracefs expect 1 \
+		"no fpga tracepoints (are the suite's modules loaded?)" \
+		$FPGACTL trace --time 1
 }
 
 t_usage_ports()
@@ -646,6 +669,8 @@ all_tests()
 	t none "bad numbers, widths and alignment are usage errors" t_usage_numbers
 	t none "bad and missing ports" t_usage_ports
 	t none "perf rejects bad arguments" t_usage_perf
+	t none "trace rejects bad arguments" t_usage_trace
+	t none "trace without tracefs or without the fpga events fails" t_fake_trace
 	t none "sim add and del reject bad arguments" t_usage_sim
 	[ -z "$COUNT_ONLY" ] && fake_sysfs
 	t none "list from sysfs alone, text and JSON" t_fake_list

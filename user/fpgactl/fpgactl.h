@@ -122,6 +122,7 @@ int fc_cmd_reset(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_errors(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_bind(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_perf(const struct fc_cmd *cmd, int argc, char **argv);
+int fc_cmd_trace(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_monitor(const struct fc_cmd *cmd, int argc, char **argv);
 
 #endif /* _FPGACTL_H */

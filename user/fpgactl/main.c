@@ -47,6 +47,19 @@ static const struct fc_cmd fc_top_cmds[] = {
 		  "card, with its clock.  Needs no perf tool.  Fails if COMMAND does.\n\n"
 		  "Options:\n"
 		  "  -t, --time MS    count for MS milliseconds (no COMMAND)" },
+	{ .name = "trace", .path = "trace",
+	  .args = "[PORT] [--time MS] [-- COMMAND [ARG...]]",
+	  .run = fc_cmd_trace,
+	  .help = "Record the kernel tracepoints of the suite (trace system \"fpga\")\n"
+		  "while COMMAND runs, or for MS milliseconds (default 1000), and print\n"
+		  "them as one timeline: card add/remove, port reset begin/end, DMA\n"
+		  "map/unmap, region mmap, interrupts raised by the card and delivered,\n"
+		  "errors raised and cleared, the loopback engine's start and end, UIO\n"
+		  "bind/unbind, vgem_ext buffers, PMU events.  With PORT, only that\n"
+		  "port's events (and those naming no port).  Through tracefs, in a\n"
+		  "private trace instance: needs root, not perf.  Fails if COMMAND does.\n\n"
+		  "Options:\n"
+		  "  -t, --time MS    trace for MS milliseconds (no COMMAND)" },
 	{ .name = "sim", .path = "sim", .run = fc_run_object,
 	  .sub = fc_sim_cmds },
 	{ .name = "buf", .path = "buf", .run = fc_run_object,

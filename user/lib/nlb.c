@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "fpga.h"
+#include "probes.h"
 
 #define NLB_DSM_BASEL		0x110
 #define NLB_SRC_ADDR		0x120
@@ -163,8 +164,9 @@ static int nlb_program(struct fpga_port *port, const struct nlb_buf *src,
 	return ret;
 }
 
-int fpga_nlb_loopback(struct fpga_port *port, uint64_t size,
-		      unsigned int timeout_ms, struct fpga_nlb_result *res)
+static int fpga_nlb_do_loopback(struct fpga_port *port, uint64_t size,
+				unsigned int timeout_ms,
+				struct fpga_nlb_result *res)
 {
 	const char *dev = fpga_port_ref(port)->devnode;
 	struct nlb_buf src = { 0 }, dst = { 0 }, dsm = { 0 };
@@ -258,5 +260,16 @@ out:
 	ret = nlb_buf_free(port, &dst, ret);
 	ret = nlb_buf_free(port, &src, ret);
 	ret = nlb_buf_free(port, &dsm, ret);
+	return ret;
+}
+
+int fpga_nlb_loopback(struct fpga_port *port, uint64_t size,
+		      unsigned int timeout_ms, struct fpga_nlb_result *res)
+{
+	int id = fpga_port_ref(port)->id, ret;
+
+	FPGA_PROBE(loopback_start, id, size);
+	ret = fpga_nlb_do_loopback(port, size, timeout_ms, res);
+	FPGA_PROBE(loopback_done, id, size, ret, res->verified, res->clocks);
 	return ret;
 }

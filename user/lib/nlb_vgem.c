@@ -16,6 +16,7 @@
 #include <linux/fpga-suite.h>
 
 #include "fpga_vgem.h"
+#include "probes.h"
 
 #define NLB_DSM_BASEL		0x110
 #define NLB_SRC_ADDR		0x120
@@ -150,9 +151,9 @@ static void nlb_vgem_compare(const struct nlb_vgem_buf *src,
 	res->mismatch = i;
 }
 
-int fpga_nlb_loopback_vgem(struct fpga_port *port, uint64_t size,
-			   unsigned int timeout_ms, uint32_t bo_flags,
-			   struct fpga_nlb_result *res)
+static int fpga_nlb_do_loopback_vgem(struct fpga_port *port, uint64_t size,
+				     unsigned int timeout_ms, uint32_t bo_flags,
+				     struct fpga_nlb_result *res)
 {
 	const char *dev = fpga_port_ref(port)->devnode;
 	struct nlb_vgem_buf src = { 0 }, dst = { 0 };
@@ -242,5 +243,22 @@ out:
 	}
 	free(dsm);
 	fpga_drm_close(drm);
+	return ret;
+}
+
+/*
+ * USDT probes as fpga_nlb_loopback()'s, named apart: perf (6.1) cannot
+ * create one probe name at two places
+ */
+int fpga_nlb_loopback_vgem(struct fpga_port *port, uint64_t size,
+			   unsigned int timeout_ms, uint32_t bo_flags,
+			   struct fpga_nlb_result *res)
+{
+	int id = fpga_port_ref(port)->id, ret;
+
+	FPGA_PROBE(loopback_vgem_start, id, size);
+	ret = fpga_nlb_do_loopback_vgem(port, size, timeout_ms, bo_flags, res);
+	FPGA_PROBE(loopback_vgem_done, id, size, ret, res->verified,
+		   res->clocks);
 	return ret;
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fpga.h"
+#include "probes.h"
 #include "uio.h"
 
 struct fpga_port {
@@ -361,7 +362,7 @@ int fpga_port_region_info(struct fpga_port *port, unsigned int index,
 	return 0;
 }
 
-int fpga_port_reset(struct fpga_port *port)
+static int fpga_port_do_reset(struct fpga_port *port)
 {
 	if (port->uio)
 		return fpga_uio_reset(&port->ref);
@@ -373,6 +374,16 @@ int fpga_port_reset(struct fpga_port *port)
 		return fpga_port_ioctl_error(port, "reset", errno);
 	}
 	return 0;
+}
+
+int fpga_port_reset(struct fpga_port *port)
+{
+	int ret;
+
+	FPGA_PROBE(reset, port->ref.id);
+	ret = fpga_port_do_reset(port);
+	FPGA_PROBE(reset_done, port->ref.id, ret);
+	return ret;
 }
 
 /* ---- MMIO ---- */
@@ -417,7 +428,15 @@ uint64_t fpga_mmio_size(const struct fpga_port *port)
 	return port->mmio ? port->mmio_size : 0;
 }
 
-int fpga_mmio_check(struct fpga_port *port, uint64_t off, unsigned int width)
+/*
+ * The MMIO accessors' checks, always inlined: the USDT probe's asm looks
+ * large to the compiler, which would otherwise stop inlining them into
+ * the accessors and make a probed build slower than one without probes.
+ */
+#define FPGA_MMIO_INLINE	static inline __attribute__((always_inline))
+
+FPGA_MMIO_INLINE int __fpga_mmio_check(struct fpga_port *port, uint64_t off,
+				       unsigned int width)
 {
 	int ret;
 
@@ -437,10 +456,15 @@ int fpga_mmio_check(struct fpga_port *port, uint64_t off, unsigned int width)
 	return 0;
 }
 
-static int fpga_mmio_access(struct fpga_port *port, uint64_t off,
-			    unsigned int width, bool write)
+int fpga_mmio_check(struct fpga_port *port, uint64_t off, unsigned int width)
 {
-	int ret = fpga_mmio_check(port, off, width);
+	return __fpga_mmio_check(port, off, width);
+}
+
+FPGA_MMIO_INLINE int fpga_mmio_access(struct fpga_port *port, uint64_t off,
+				      unsigned int width, bool write)
+{
+	int ret = __fpga_mmio_check(port, off, width);
 
 	if (ret)
 		return ret;
@@ -456,8 +480,10 @@ int fpga_mmio_read32(struct fpga_port *port, uint64_t off, uint32_t *val)
 {
 	int ret = fpga_mmio_access(port, off, 4, false);
 
-	if (!ret)
+	if (!ret) {
 		*val = *(volatile uint32_t *)(port->mmio + off);
+		FPGA_PROBE(mmio_read32, port->ref.id, off, *val, 4);
+	}
 	return ret;
 }
 
@@ -465,8 +491,10 @@ int fpga_mmio_read64(struct fpga_port *port, uint64_t off, uint64_t *val)
 {
 	int ret = fpga_mmio_access(port, off, 8, false);
 
-	if (!ret)
+	if (!ret) {
 		*val = *(volatile uint64_t *)(port->mmio + off);
+		FPGA_PROBE(mmio_read64, port->ref.id, off, *val, 8);
+	}
 	return ret;
 }
 
@@ -474,8 +502,10 @@ int fpga_mmio_write32(struct fpga_port *port, uint64_t off, uint32_t val)
 {
 	int ret = fpga_mmio_access(port, off, 4, true);
 
-	if (!ret)
+	if (!ret) {
+		FPGA_PROBE(mmio_write32, port->ref.id, off, val, 4);
 		*(volatile uint32_t *)(port->mmio + off) = val;
+	}
 	return ret;
 }
 
@@ -483,8 +513,10 @@ int fpga_mmio_write64(struct fpga_port *port, uint64_t off, uint64_t val)
 {
 	int ret = fpga_mmio_access(port, off, 8, true);
 
-	if (!ret)
+	if (!ret) {
+		FPGA_PROBE(mmio_write64, port->ref.id, off, val, 8);
 		*(volatile uint64_t *)(port->mmio + off) = val;
+	}
 	return ret;
 }
 
@@ -524,6 +556,7 @@ int fpga_dma_map(struct fpga_port *port, void *addr, uint64_t len,
 				      (unsigned long long)len, strerror(err));
 	}
 	*iova = map.iova;
+	FPGA_PROBE(dma_map, port->ref.id, addr, len, map.iova);
 	return 0;
 }
 
@@ -537,6 +570,7 @@ int fpga_dma_unmap(struct fpga_port *port, uint64_t iova)
 
 	if (port->uio)
 		return fpga_port_uio_unsupported(port, "DMA unmapping");
+	FPGA_PROBE(dma_unmap, port->ref.id, iova);
 	if (ioctl(port->fd, DFL_FPGA_PORT_DMA_UNMAP, &unmap))
 		return fpga_set_error(errno, "%s: DMA unmap of IOVA 0x%llx: %s",
 				      port->ref.devnode,
@@ -645,8 +679,8 @@ int fpga_eventfd_wait(int efd, int timeout_ms, uint64_t *count)
 	return 0;
 }
 
-int fpga_irq_wait(struct fpga_port *port, unsigned int vector, int timeout_ms,
-		  uint64_t *count)
+static int fpga_irq_do_wait(struct fpga_port *port, unsigned int vector,
+			    int timeout_ms, uint64_t *count)
 {
 	int efd, ret, unbind = -1;
 
@@ -663,6 +697,18 @@ int fpga_irq_wait(struct fpga_port *port, unsigned int vector, int timeout_ms,
 	/* Unbind before close so the next waiter starts clean */
 	fpga_irq_set(port, FPGA_IRQ_UINT, vector, 1, &unbind);
 	close(efd);
+	return ret;
+}
+
+int fpga_irq_wait(struct fpga_port *port, unsigned int vector, int timeout_ms,
+		  uint64_t *count)
+{
+	int ret;
+
+	*count = 0;
+	FPGA_PROBE(irq_wait, port->ref.id, vector, timeout_ms);
+	ret = fpga_irq_do_wait(port, vector, timeout_ms, count);
+	FPGA_PROBE(irq_wake, port->ref.id, vector, ret, *count);
 	return ret;
 }
 
