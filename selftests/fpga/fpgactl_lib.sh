@@ -4,11 +4,7 @@
 # run a command and check its exit status, stderr and stdout, printing
 # KTAP diagnostics.  The caller sets T, a scratch directory.
 
-# diag TEXT: a KTAP diagnostic line per line of TEXT
-diag()
-{
-	echo "$*" | sed 's/^/# /'
-}
+. "$(dirname "$0")/ktap_lib.sh"
 
 # run CMD...: $RC, stdout in $T/out, stderr in $T/err
 run()

@@ -75,31 +75,7 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-num=0
-passed=0
-failed=0
-skipped=0
-
-diag()
-{
-	echo "$*" | sed 's/^/# /'
-}
-
-# t DESCRIPTION FUNCTION: one test
-t()
-{
-	num=$((num + 1))
-	if $2; then
-		echo "ok $num $1"
-		passed=$((passed + 1))
-	elif [ $? = $KSFT_SKIP ]; then
-		echo "ok $num $1 # SKIP $WHY"
-		skipped=$((skipped + 1))
-	else
-		echo "not ok $num $1"
-		failed=$((failed + 1))
-	fi
-}
+. "$(dirname "$0")/ktap_lib.sh"
 
 # eq WHAT GOT WANT
 eq()
@@ -346,6 +322,4 @@ t "card removed while perf counts" t_unplug
 # The last card still counts after the other went
 t "the other card still counts" t_alias_exact
 
-echo "# $passed passed, $failed failed, $skipped skipped"
-[ $failed = 0 ] || exit 1
-exit 0
+ktap_done

@@ -41,31 +41,7 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-num=0
-passed=0
-failed=0
-skipped=0
-
-diag()
-{
-	echo "$*" | sed 's/^/# /'
-}
-
-# t DESCRIPTION FUNCTION: one test
-t()
-{
-	num=$((num + 1))
-	if $2; then
-		echo "ok $num $1"
-		passed=$((passed + 1))
-	elif [ $? = $KSFT_SKIP ]; then
-		echo "ok $num $1 # SKIP $WHY"
-		skipped=$((skipped + 1))
-	else
-		echo "not ok $num $1"
-		failed=$((failed + 1))
-	fi
-}
+. "$(dirname "$0")/ktap_lib.sh"
 
 # eq WHAT GOT WANT
 eq()
@@ -268,5 +244,4 @@ t "uprobe on a library function records its arguments" t_uprobe_arg
 t "kprobe on fpga_port_reset fires during a reset" t_kprobe
 t "fpgactl trace shows a loopback in order" t_fpgactl_trace
 t "fpgactl trace PORT leaves other ports out" t_fpgactl_trace_port
-echo "# Totals: pass:$passed fail:$failed xfail:0 xpass:0 skip:$skipped error:0"
-[ $failed -eq 0 ]
+ktap_done
