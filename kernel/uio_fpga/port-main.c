@@ -5,8 +5,9 @@
  * Each port gets /dev/fpga-port.N with the ioctl ABI of <linux/fpga-dfl.h>,
  * so programs written for upstream DFL run unchanged.  Two lifetimes meet
  * here: the hardware ends at remove(), the struct fpga_port ends when the
- * last open file is closed.  Every file operation takes port->unplug for
- * reading and fails with -ENODEV once the port is gone.
+ * last open file is closed.  Every file operation takes port->unplug (the
+ * mapping paths port->map_lock) for reading and fails with -ENODEV once
+ * the port is gone.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -197,6 +198,7 @@ static int fpga_port_probe(struct fpga_dfl_device *fdev)
 	port->fdev = fdev;
 	port->id = fdev->id;
 	init_rwsem(&port->unplug);
+	init_rwsem(&port->map_lock);
 	mutex_init(&port->lock);
 	INIT_LIST_HEAD(&port->files);
 	port->hdr = fdev->hdr.ioaddr;
@@ -266,8 +268,11 @@ static void fpga_port_remove(struct fpga_dfl_device *fdev)
 	cdev_device_del(&port->cdev, &port->chardev);
 
 	down_write(&port->unplug);
-	port->gone = true;
+	WRITE_ONCE(port->gone, true);
 	up_write(&port->unplug);
+	/* And wait for the mmap()s and faults in flight to see it */
+	down_write(&port->map_lock);
+	up_write(&port->map_lock);
 
 	/*
 	 * Nothing runs in a file operation any more.  Take back what open

@@ -5,7 +5,7 @@
  * debugger through the access op, and revoked when the port goes away so
  * that a later access raises SIGBUS instead of reaching freed hardware.
  *
- * Pages are inserted at fault time, under the unplug lock, rather than all
+ * Pages are inserted at fault time, under the map lock, rather than all
  * at mmap time: a mapping that mmap() is still setting up when the port
  * goes (its VMA not yet visible to the revocation) then holds no page, and
  * its first access faults and finds the port gone.
@@ -107,14 +107,14 @@ static int fpga_port_vm_access(struct vm_area_struct *vma, unsigned long addr,
 	if (len <= 0 || !fpga_port_region_fits(port->afu_size, offset, len))
 		return -EINVAL;
 
-	down_read(&port->unplug);
-	if (port->gone)
+	down_read(&port->map_lock);
+	if (READ_ONCE(port->gone))
 		ret = -ENODEV;
 	else if (write)
 		memcpy_toio(port->afu + offset, buf, len);
 	else
 		memcpy_fromio(buf, port->afu + offset, len);
-	up_read(&port->unplug);
+	up_read(&port->map_lock);
 	return ret;
 }
 
@@ -126,14 +126,14 @@ static vm_fault_t fpga_port_vm_fault(struct vm_fault *vmf)
 	unsigned long offset = vmf->pgoff << PAGE_SHIFT;	/* in the region */
 	vm_fault_t ret;
 
-	down_read(&port->unplug);
-	if (port->gone || offset >= port->afu_size)
+	down_read(&port->map_lock);
+	if (READ_ONCE(port->gone) || offset >= port->afu_size)
 		ret = VM_FAULT_SIGBUS;
 	else
 		ret = vmf_insert_pfn_prot(vma, vmf->address,
 					  (port->afu_start + offset) >> PAGE_SHIFT,
 					  vma->vm_page_prot);
-	up_read(&port->unplug);
+	up_read(&port->map_lock);
 	return ret;
 }
 
@@ -161,8 +161,8 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	}
 
-	down_read(&port->unplug);
-	if (port->gone) {
+	down_read(&port->map_lock);
+	if (READ_ONCE(port->gone)) {
 		ret = -ENODEV;
 	} else {
 		vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND |
@@ -174,7 +174,7 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 			vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 		ret = 0;
 	}
-	up_read(&port->unplug);
+	up_read(&port->map_lock);
 	trace_region_mmap(port, offset, size, ret);
 	return ret;
 }

@@ -65,6 +65,9 @@ struct fpga_port_fences {
  * @id:		the N of fpga-port.N, usable after @gone (tracepoints)
  * @unplug:	held for reading by every file operation that touches the
  *		hardware, for writing by remove() to set @gone
+ * @map_lock:	what @unplug is for the paths that run under the mmap lock
+ *		(mmap, fault, access): ioctls fault and pin pages while
+ *		holding @unplug, so these must not take it (lock inversion)
  * @gone:	the port was removed; every operation fails with -ENODEV
  * @lock:	protects @files, @open_count, @excl and serialises resets
  * @files:	open files (struct fpga_port_file), to revoke on unplug
@@ -87,6 +90,7 @@ struct fpga_port {
 	struct fpga_dfl_device *fdev;
 	int id;
 	struct rw_semaphore unplug;
+	struct rw_semaphore map_lock;
 	bool gone;
 	struct mutex lock;	/* files, open_count, excl, resets */
 	struct list_head files;
