@@ -151,6 +151,9 @@ vm: initramfs
 DEBUG_KDIR = $(shell scripts/debug-kernel.sh --path 2>/dev/null)
 DEBUG_BUILD := $(BUILD)/debug
 DEBUG_VM_TIMEOUT ?= 2400
+# The debug kernel is many times slower: what waits for the simulated
+# card's model thread (the port reset handshake) gets more time.
+DEBUG_APPEND := fpga_port.reset_timeout_us=2000000
 
 debug-kernel:
 	scripts/debug-kernel.sh >/dev/null
@@ -186,7 +189,8 @@ debug-initramfs: stage debug-modules
 check-debug-run: debug-initramfs
 	scripts/vm/run-vm --kernel $(DEBUG_KDIR)/arch/x86/boot/bzImage \
 		--initrd $(BUILD)/initramfs-debug.cpio --log-dir $(BUILD)/logs \
-		--name debug --timeout $(DEBUG_VM_TIMEOUT) --tests "$(VM_TESTS)"
+		--name debug --timeout $(DEBUG_VM_TIMEOUT) --tests "$(VM_TESTS)" \
+		--append "$(DEBUG_APPEND)"
 
 # The whole tier, from a cold cache if need be
 check-debug:
@@ -204,3 +208,6 @@ print-kver:
 
 print-kdir:
 	@echo $(KDIR)
+
+print-debug-append:
+	@echo $(DEBUG_APPEND)

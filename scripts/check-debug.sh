@@ -57,6 +57,7 @@ done
 echo "== on the debug kernel: $tests"
 vm_kernel=$kdir/arch/x86/boot/bzImage
 vm_initrd=build/initramfs-debug.cpio
+vm_append=$($M -s print-debug-append)
 vm_tests debug "${DEBUG_VM_TIMEOUT:-3000}" "$tests"
 
 echo "== the sanitizers' reports fail a run"

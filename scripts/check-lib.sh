@@ -2,7 +2,7 @@
 #
 # Shared by check.sh and check-debug.sh: counting, steps with logs, a run of
 # kselftests in the VM, and runs that must fail.  The caller sets logs,
-# vm_kernel and vm_initrd.
+# vm_kernel and vm_initrd, and may set vm_append (kernel parameters).
 
 passed=0
 failed=0
@@ -29,7 +29,8 @@ vm_tests()
 {
 	vm_out=$logs/$1-run.txt
 	scripts/vm/run-vm --kernel "$vm_kernel" --initrd "$vm_initrd" \
-		--log-dir "$logs" --name "$1" --timeout "$2" --tests "$3" |
+		--log-dir "$logs" --name "$1" --timeout "$2" --tests "$3" \
+		--append "${vm_append:-}" |
 		tee "$vm_out"
 	summary=$(sed -n 's/^run-vm: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$vm_out")
 	if [ -z "$summary" ]; then
@@ -46,7 +47,7 @@ expect_failure()
 	out=$logs/harness-$1.txt
 	if scripts/vm/run-vm --kernel "$vm_kernel" --initrd "$vm_initrd" \
 		--log-dir "$logs" --name "harness-$1" --timeout "$4" \
-		--tests "$2" > "$out" 2>&1; then
+		--tests "$2" --append "${vm_append:-}" > "$out" 2>&1; then
 		fail "harness detects $1 (the run passed)"
 	elif grep -q "$3" "$out"; then
 		pass "harness detects $1"
