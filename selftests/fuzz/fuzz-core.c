@@ -193,6 +193,7 @@ static void (*const area_fn[AREA_NUM])(struct worker *) = {
 /* Counts the workers hand back, in memory shared with the parent */
 struct result {
 	unsigned long calls[AREA_NUM];
+	unsigned long ok[AREA_NUM];
 	unsigned long faults;
 	int done;
 };
@@ -233,6 +234,7 @@ static void worker_run(int idx, uint64_t seed, unsigned long calls,
 		n++;
 	}
 	memcpy(res->calls, w.calls, sizeof(res->calls));
+	memcpy(res->ok, w.ok, sizeof(res->ok));
 	res->faults = w.faults;
 	res->done = 1;
 	printf("# worker %d: %lu calls, %lu faults caught\n", idx, n,
@@ -305,7 +307,8 @@ static int suite_still_works(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long calls = 20000, sum[AREA_NUM] = { 0 }, total = 0, faults = 0;
+	unsigned long calls = 20000, sum[AREA_NUM] = { 0 }, ok[AREA_NUM] = { 0 };
+	unsigned long total = 0, faults = 0;
 	unsigned int areas = (1u << AREA_NUM) - 1;
 	double seconds = 60, deadline;
 	uint64_t seed = time(NULL) ^ getpid();
@@ -378,6 +381,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < workers; i++) {
 		for (int a = 0; a < AREA_NUM; a++) {
 			sum[a] += res[i].calls[a];
+			ok[a] += res[i].ok[a];
 			total += res[i].calls[a];
 		}
 		faults += res[i].faults;
@@ -385,7 +389,11 @@ int main(int argc, char **argv)
 	printf("# calls:");
 	for (int a = 0; a < AREA_NUM; a++)
 		printf(" %s %lu", fuzz_area_names[a], sum[a]);
-	printf("; %lu faults caught\n", faults);
+	printf("; %lu faults caught\n# accepted:", faults);
+	/* How deep the fuzzer got: calls the kernel did not refuse */
+	for (int a = 0; a < AREA_NUM; a++)
+		printf(" %s %lu", fuzz_area_names[a], ok[a]);
+	printf("\n");
 
 	if (!suite_still_works())
 		failed = 1;

@@ -70,13 +70,26 @@ static int send_msg(int fd, struct nl_msg_buf *b, int bad_len)
 		      sizeof(to)) < 0 ? -errno : 0;
 }
 
-/* Drain what the kernel answered, a few messages at most */
-static void drain(int fd, int max)
+/*
+ * Drain what the kernel answered, a few reads at most; the number of
+ * messages that were not errors (acks of 0, dump parts, events).
+ */
+static int drain(int fd, int max)
 {
-	static uint8_t buf[NL_BUF];
+	static uint8_t buf[NL_BUF] __attribute__((aligned(4)));
+	int good = 0;
+	ssize_t n;
 
-	while (max-- > 0 && recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
-		;
+	while (max-- > 0 && (n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
+		struct nlmsghdr *h = (void *)buf;
+
+		for (; NLMSG_OK(h, (size_t)n); h = NLMSG_NEXT(h, n)) {
+			struct nlmsgerr *e = NLMSG_DATA(h);
+
+			good += h->nlmsg_type != NLMSG_ERROR || !e->error;
+		}
+	}
+	return good;
 }
 
 static int nl_socket(void)
@@ -257,7 +270,7 @@ static void nl_request(struct worker *w)
 		b.len -= 2 + below(2);	/* a truncated last attribute */
 	send_msg(fd, &b, one_in(16));
 	/* Dumps are sometimes left half read: the next request races them */
-	drain(fd, below(4) ? 32 : 1);
+	w->ok[AREA_NETLINK] += drain(fd, below(4) ? 32 : 1) > 0;
 }
 
 void fuzz_netlink(struct worker *w)

@@ -108,6 +108,7 @@ static void perf_open_one(struct worker *w)
 	fd = syscall(__NR_perf_event_open, &attr, pid, cpu, group, flags);
 	if (fd < 0)
 		return;
+	w->ok[AREA_PERF]++;
 	fuzz_close(slot);
 	*slot = fd;
 }
@@ -129,8 +130,8 @@ static void perf_use(struct worker *w)
 	case 0 ... 2: {
 		size_t len = below(3) ? 8 * (1 + below(4)) : below(64);
 
-		if (read(fd, below(8) ? w->anon : rnd_ptr(w, len), len) < 0)
-			return;
+		FUZZ_OK(w, AREA_PERF,
+			read(fd, below(8) ? w->anon : rnd_ptr(w, len), len));
 		return;
 	}
 	case 3:

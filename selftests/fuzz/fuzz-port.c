@@ -39,6 +39,7 @@ static void port_open(struct worker *w)
 	if (one_in(8))
 		flags |= O_EXCL;
 	w->fds[i] = open(path, flags);
+	FUZZ_OK(w, AREA_PORT, w->fds[i]);
 }
 
 /* The dma-buf extension: map a vgem_ext buffer, arm a fence on it */
@@ -52,8 +53,10 @@ static void port_dmabuf(struct worker *w, int fd, uint8_t *arg)
 		m->fd = below(4) ? w->dmabufs[below(ARRAY_LEN(w->dmabufs))]
 				 : (int)rnd_value();
 		m->pad = below(4) ? 0 : rnd_value();
-		if (!ioctl(fd, FPGA_PORT_DMABUF_MAP, m))
+		if (!ioctl(fd, FPGA_PORT_DMABUF_MAP, m)) {
 			w->iovas[below(ARRAY_LEN(w->iovas))] = m->iova;
+			w->ok[AREA_PORT]++;
+		}
 	} else {
 		struct fpga_port_dmabuf_fence *f = (void *)arg;
 
@@ -63,7 +66,7 @@ static void port_dmabuf(struct worker *w, int fd, uint8_t *arg)
 		f->vector = below(3) ? below(2) : rnd_value();
 		/* short timeouts: a fence nobody signals must not pile up */
 		f->timeout_ms = below(4) ? below(200) : rnd_value();
-		ioctl(fd, FPGA_PORT_DMABUF_FENCE, f);
+		FUZZ_OK(w, AREA_PORT, ioctl(fd, FPGA_PORT_DMABUF_FENCE, f));
 	}
 }
 
@@ -98,8 +101,10 @@ static void port_ioctl(struct worker *w)
 		m->user_addr = below(2) ? (uintptr_t)w->anon + (below(ANON_PAGES) << 12)
 					: rnd_value();
 		m->length = below(2) ? (below(8) + 1) << 12 : rnd_value();
-		if (ioctl(fd, cmd, m) == 0)
+		if (ioctl(fd, cmd, m) == 0) {
 			w->iovas[below(ARRAY_LEN(w->iovas))] = m->iova;
+			w->ok[AREA_PORT]++;
+		}
 		return;
 	}
 	case DFL_FPGA_PORT_DMA_UNMAP: {
@@ -108,7 +113,7 @@ static void port_ioctl(struct worker *w)
 		u->argsz = below(4) ? sizeof(*u) : rnd_value();
 		u->flags = below(4) ? 0 : rnd_value();
 		u->iova = rnd_iova(w);
-		ioctl(fd, cmd, u);
+		FUZZ_OK(w, AREA_PORT, ioctl(fd, cmd, u));
 		return;
 	}
 	case DFL_FPGA_PORT_ERR_SET_IRQ:
@@ -120,14 +125,15 @@ static void port_ioctl(struct worker *w)
 		s->count = below(3) ? below(5) : rnd_value();
 		for (int i = 0; i < 4; i++)
 			s->evtfds[i] = below(3) ? w->efd : (int)rnd_value();
-		ioctl(fd, cmd, s);
+		FUZZ_OK(w, AREA_PORT, ioctl(fd, cmd, s));
 		return;
 	}
 	case DFL_FPGA_PORT_GET_INFO:
 	case DFL_FPGA_PORT_GET_REGION_INFO:
 		((uint32_t *)arg)[0] = below(4) ? 32 : rnd_value();
 		((uint32_t *)arg)[2] = below(3);
-		ioctl(fd, cmd, below(8) ? (void *)arg : rnd_ptr(w, 32));
+		FUZZ_OK(w, AREA_PORT,
+			ioctl(fd, cmd, below(8) ? (void *)arg : rnd_ptr(w, 32)));
 		return;
 	case DFL_FPGA_CHECK_EXTENSION:
 		ioctl(fd, cmd, below(2) ? FPGA_PORT_EXT_DMABUF : rnd_value());
@@ -156,6 +162,7 @@ static void port_mmap(struct worker *w)
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		 below(6) ? MAP_SHARED : MAP_PRIVATE, rnd_fd(w), off);
 	if (p != MAP_FAILED) {
+		w->ok[AREA_PORT]++;
 		m->p = p;
 		m->len = len;
 		/* NLB registers past 0x1000 only; the DFH stays readable */
@@ -218,8 +225,10 @@ static void port_dma_anon(struct worker *w)
 	void *va = (char *)w->anon + (below(ANON_PAGES - 8) << 12);
 	uint64_t iova = 0;
 
-	if (!dma_map(rnd_fd(w), va, (1 + below(8)) << 12, below(4), &iova))
+	if (!dma_map(rnd_fd(w), va, (1 + below(8)) << 12, below(4), &iova)) {
 		w->iovas[below(ARRAY_LEN(w->iovas))] = iova;
+		w->ok[AREA_PORT]++;
+	}
 }
 
 void fuzz_port(struct worker *w)

@@ -32,7 +32,7 @@ static unsigned int rnd_card(void)
 }
 
 /* Knobs of a port, of a simulated card, of a module: written */
-static void sysfs_knob(void)
+static void sysfs_knob(struct worker *w)
 {
 	static const char *const port_files[] = {
 		"reset", "errors/errors", "power_state",
@@ -73,7 +73,7 @@ static void sysfs_knob(void)
 		else if (strstr(path, "reset_timeout"))
 			val = below(4) ? "100000" : "1";
 	}
-	sysfs_write(path, val);
+	FUZZ_OK(w, AREA_SYSFS, sysfs_write(path, val));
 }
 
 /* Attributes read: ports, FMEs, cards, UIO devices, PMUs */
@@ -111,7 +111,7 @@ static void sysfs_read_any(struct worker *w)
 		}
 		return;
 	}
-	sysfs_read(path, buf, sizeof(buf));
+	FUZZ_OK(w, AREA_SYSFS, sysfs_read(path, buf, sizeof(buf)));
 }
 
 /* Move a port between its two drivers, whoever holds it open */
@@ -147,7 +147,7 @@ void fuzz_sysfs(struct worker *w)
 {
 	switch (below(10)) {
 	case 0 ... 4:
-		sysfs_knob();
+		sysfs_knob(w);
 		break;
 	case 5 ... 7:
 		sysfs_read_any(w);

@@ -65,6 +65,7 @@ static void uio_open(struct worker *w)
 	snprintf(path, sizeof(path), "/dev/%s", name);
 	/* Never block: a read waits for an interrupt otherwise */
 	*fd = open(path, (below(4) ? O_RDWR : O_RDONLY) | O_NONBLOCK);
+	FUZZ_OK(w, AREA_UIO, *fd);
 }
 
 static int rnd_uio(struct worker *w)
@@ -89,6 +90,7 @@ static void uio_mmap(struct worker *w)
 		 rnd_uio(w), off);
 	if (p == MAP_FAILED)
 		return;
+	w->ok[AREA_UIO]++;
 	m->p = p;
 	m->len = len;
 	/* Writes to the DMA buffers only: AFU writes are fuzz-port's */
@@ -102,14 +104,12 @@ static void uio_rw(struct worker *w)
 	void *buf = below(6) ? w->anon : rnd_ptr(w, len);
 
 	if (below(2)) {
-		if (read(fd, buf, len) < 0)
-			return;
+		FUZZ_OK(w, AREA_UIO, read(fd, buf, len));
 	} else {
 		/* irqcontrol: 1 enables, 0 disables, others are odd */
 		*(int32_t *)w->anon = below(3) ? (int32_t)below(2) :
 						 (int32_t)rnd_value();
-		if (write(fd, buf, len) < 0)
-			return;
+		FUZZ_OK(w, AREA_UIO, write(fd, buf, len));
 	}
 }
 
@@ -125,11 +125,11 @@ static void uio_reset(struct worker *w)
 {
 	char name[32], path[96];
 
-	(void)w;
 	if (uio_pick(name, sizeof(name)))
 		return;
 	snprintf(path, sizeof(path), "/sys/class/uio/%s/device/reset", name);
-	sysfs_write(path, below(4) ? "1" : below(2) ? "0" : "maybe");
+	FUZZ_OK(w, AREA_UIO,
+		sysfs_write(path, below(4) ? "1" : below(2) ? "0" : "maybe"));
 }
 
 void fuzz_uio(struct worker *w)

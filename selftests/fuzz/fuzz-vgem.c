@@ -54,6 +54,7 @@ static void vgem_open(struct worker *w)
 	fuzz_close(fd);
 	got = drm_open_driver("vgem_ext", below(2) ? "card" : "renderD");
 	*fd = got < 0 ? -1 : got;
+	FUZZ_OK(w, AREA_VGEM, *fd);
 }
 
 /*
@@ -106,6 +107,7 @@ static void vgem_create(struct worker *w)
 	if (ioctl(fd, DRM_IOCTL_VGEM_EXT_BO_CREATE,
 		  one_in(16) ? rnd_ptr(w, sizeof(c)) : (void *)&c))
 		return;
+	w->ok[AREA_VGEM]++;
 	if (c.size > BIG_BO)
 		vgem_check_big(fd, c.handle, c.size);
 	else
@@ -126,13 +128,14 @@ static void vgem_dumb(struct worker *w)
 	if (below(2)) {
 		if (ioctl(fd, DRM_IOCTL_MODE_CREATE_DUMB, &c))
 			return;
+		w->ok[AREA_VGEM]++;
 		if (c.size > BIG_BO)
 			vgem_check_big(fd, c.handle, c.size);
 		else
 			keep_handle(w, c.handle);
 	} else {
 		m.pad = below(4) ? 0 : rnd_value();
-		ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m);
+		FUZZ_OK(w, AREA_VGEM, ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m));
 	}
 }
 
@@ -143,8 +146,8 @@ static void vgem_info(struct worker *w)
 	memset(&i, 0, sizeof(i));
 	i.handle = rnd_handle(w);
 	i.pad = below(6) ? 0 : rnd_value();
-	ioctl(rnd_drm(w), DRM_IOCTL_VGEM_EXT_BO_INFO,
-	      one_in(16) ? rnd_ptr(w, sizeof(i)) : (void *)&i);
+	FUZZ_OK(w, AREA_VGEM, ioctl(rnd_drm(w), DRM_IOCTL_VGEM_EXT_BO_INFO,
+				    one_in(16) ? rnd_ptr(w, sizeof(i)) : (void *)&i));
 }
 
 static void vgem_fence(struct worker *w)
@@ -158,8 +161,10 @@ static void vgem_fence(struct worker *w)
 			.pad = below(6) ? 0 : rnd_value(),
 		};
 
-		if (!ioctl(fd, DRM_IOCTL_VGEM_EXT_FENCE_ATTACH, &a))
+		if (!ioctl(fd, DRM_IOCTL_VGEM_EXT_FENCE_ATTACH, &a)) {
 			w->fences[below(ARRAY_LEN(w->fences))] = a.out_fence;
+			w->ok[AREA_VGEM]++;
+		}
 	} else {
 		struct drm_vgem_ext_fence_signal s = {
 			.fence = below(5) ? w->fences[below(ARRAY_LEN(w->fences))]
@@ -167,7 +172,7 @@ static void vgem_fence(struct worker *w)
 			.flags = below(6) ? 0 : rnd_value(),
 		};
 
-		ioctl(fd, DRM_IOCTL_VGEM_EXT_FENCE_SIGNAL, &s);
+		FUZZ_OK(w, AREA_VGEM, ioctl(fd, DRM_IOCTL_VGEM_EXT_FENCE_SIGNAL, &s));
 	}
 }
 
@@ -176,7 +181,7 @@ static void vgem_close_handle(struct worker *w)
 	struct drm_gem_close c = { .handle = rnd_handle(w),
 				   .pad = below(6) ? 0 : rnd_value() };
 
-	ioctl(rnd_drm(w), DRM_IOCTL_GEM_CLOSE, &c);
+	FUZZ_OK(w, AREA_VGEM, ioctl(rnd_drm(w), DRM_IOCTL_GEM_CLOSE, &c));
 }
 
 static void vgem_export(struct worker *w)
@@ -191,6 +196,7 @@ static void vgem_export(struct worker *w)
 
 	if (ioctl(rnd_drm(w), DRM_IOCTL_PRIME_HANDLE_TO_FD, &p))
 		return;
+	w->ok[AREA_VGEM]++;
 	fuzz_close(slot);
 	*slot = p.fd;
 }
@@ -209,8 +215,10 @@ static void vgem_import(struct worker *w)
 	default:
 		p.fd = rnd_value();
 	}
-	if (!ioctl(rnd_drm(w), DRM_IOCTL_PRIME_FD_TO_HANDLE, &p))
+	if (!ioctl(rnd_drm(w), DRM_IOCTL_PRIME_FD_TO_HANDLE, &p)) {
 		keep_handle(w, p.handle);
+		w->ok[AREA_VGEM]++;
+	}
 }
 
 /* mmap a buffer through its DRM file or its dma-buf */
@@ -240,6 +248,7 @@ static void vgem_mmap(struct worker *w)
 		 below(8) ? MAP_SHARED : MAP_PRIVATE, fd, off);
 	if (p == MAP_FAILED)
 		return;
+	w->ok[AREA_VGEM]++;
 	m->p = p;
 	m->len = len;
 	m->writable = 1;

@@ -61,6 +61,7 @@ struct worker {
 	void *anon;
 	void *ro;
 	unsigned long calls[AREA_NUM];
+	unsigned long ok[AREA_NUM];	/* calls the kernel accepted */
 	unsigned long faults;	/* SIGBUS/SIGSEGV caught on mapped access */
 };
 
@@ -95,6 +96,9 @@ void fuzz_close(int *fd);
  */
 extern sigjmp_buf fault_jmp;
 extern volatile sig_atomic_t in_access;
+
+/* Count a call the kernel accepted: the fuzzer got past the checks */
+#define FUZZ_OK(w, area, ret)	((w)->ok[area] += (ret) >= 0)
 
 /* One call of each concern; each returns after one syscall or a few */
 void fuzz_port(struct worker *w);
