@@ -240,6 +240,58 @@ static void nl_listen(struct worker *w)
 		drain(fd, 8);
 }
 
+/* A request the family should accept, so that the handlers run deep */
+static void nl_wellformed(struct worker *w, int fd)
+{
+	static const uint8_t cmds[] = {
+		FPGA_NL_CMD_DEV_GET, FPGA_NL_CMD_PORT_RESET,
+		FPGA_NL_CMD_PORT_CLEAR_ERRORS, FPGA_NL_CMD_SIM_ADD,
+		FPGA_NL_CMD_SIM_DEL,
+	};
+	uint8_t cmd = cmds[below(ARRAY_LEN(cmds))];
+	struct nl_msg_buf b;
+	uint32_t v32;
+	uint64_t v64;
+
+	start_msg(&b, w->nl_family,
+		  NLM_F_REQUEST | (cmd == FPGA_NL_CMD_DEV_GET ? NLM_F_DUMP : NLM_F_ACK),
+		  cmd, FPGA_NL_FAMILY_VERSION, 0);
+	switch (cmd) {
+	case FPGA_NL_CMD_DEV_GET:
+		if (below(2)) {
+			v32 = below(8);
+			put_attr(&b, FPGA_NL_A_CARD_ID, &v32, 4);
+		}
+		break;
+	case FPGA_NL_CMD_PORT_RESET:
+	case FPGA_NL_CMD_PORT_CLEAR_ERRORS:
+		if (below(2)) {
+			v32 = below(12);
+			put_attr(&b, FPGA_NL_A_DEV_ID, &v32, 4);
+		} else {
+			char name[32];
+
+			snprintf(name, sizeof(name), "fpga-port.%u",
+				 (unsigned int)below(12));
+			put_attr(&b, FPGA_NL_A_DEV_NAME, name, strlen(name) + 1);
+		}
+		if (cmd == FPGA_NL_CMD_PORT_CLEAR_ERRORS) {
+			v64 = below(2) ? 0 : 1ull << below(64);
+			put_attr(&b, FPGA_NL_A_PORT_ERRORS, &v64, 8);
+		}
+		break;
+	default:
+		v32 = CARD_BASE + below(NUM_CARDS);
+		put_attr(&b, FPGA_NL_A_SIM_ID, &v32, 4);
+		if (cmd == FPGA_NL_CMD_SIM_ADD) {
+			v32 = 1 + below(4);
+			put_attr(&b, FPGA_NL_A_SIM_PORTS, &v32, 4);
+		}
+	}
+	send_msg(fd, &b, 0);
+	w->ok[AREA_NETLINK] += drain(fd, below(4) ? 32 : 1) > 0;
+}
+
 static void nl_request(struct worker *w)
 {
 	static const uint16_t ok_flags[] = { NLM_F_ACK, NLM_F_DUMP,
@@ -254,6 +306,10 @@ static void nl_request(struct worker *w)
 		return;
 	if (w->nl_family < 0)
 		w->nl_family = nl_family_id();
+	if (below(2)) {
+		nl_wellformed(w, fd);
+		return;
+	}
 	flags |= ok_flags[below(ARRAY_LEN(ok_flags))];
 	flags |= ok_flags[below(ARRAY_LEN(ok_flags))];
 	if (one_in(8))

@@ -58,7 +58,7 @@ static uint64_t rnd_config(void)
 	uint64_t evtype = below(4) ? below(2) : below(16);
 	uint64_t port = below(4) ? (below(2) ? below(4) : PMU_CARD) : below(256);
 
-	if (one_in(8))
+	if (one_in(16))
 		return rnd_value();
 	return PMU_EVENT(event) | PMU_EVTYPE(evtype) | PMU_PORTID(port);
 }
@@ -86,24 +86,25 @@ static void perf_open_one(struct worker *w)
 		attr.config1 = rnd_value();
 		attr.config2 = rnd_value();
 	}
-	if (one_in(4)) {	/* the bitfields: disabled, inherit, exclude_* ... */
+	if (one_in(8)) {	/* the bitfields: disabled, inherit, exclude_* ... */
 		uint64_t bits = rnd();
 
 		memcpy((char *)&attr + offsetof(struct perf_event_attr, read_format) +
 		       sizeof(attr.read_format), &bits, sizeof(bits));
 	}
-	if (one_in(6)) {	/* sampling: a counting PMU must refuse it */
+	if (one_in(8)) {	/* sampling: a counting PMU must refuse it */
 		attr.sample_period = below(2) ? 1000 : rnd_value();
 		attr.sample_type = rnd_value();
 	}
 	attr.read_format = below(3) ? 0 : below(32);
 	/* the PMU counts per card: system-wide on a CPU, or nothing */
-	if (one_in(6))
+	if (one_in(8))
 		pid = below(2) ? 0 : getpid();
-	cpu = below(5) ? (int)below(2) : below(2) ? -1 : (int)below(4096);
-	if (one_in(3))
-		group = rnd_perf(w);
+	/* the PMU's cpumask is CPU 0 unless a hotplug moved it */
+	cpu = below(8) ? (one_in(4) ? 1 : 0) : below(2) ? -1 : (int)below(4096);
 	if (one_in(4))
+		group = rnd_perf(w);
+	if (one_in(8))
 		flags = below(2) ? PERF_FLAG_FD_CLOEXEC : below(32);
 	fd = syscall(__NR_perf_event_open, &attr, pid, cpu, group, flags);
 	if (fd < 0)

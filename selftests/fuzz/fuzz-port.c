@@ -6,7 +6,9 @@
  * memory and of dma-bufs, and NLB runs at mapped and unmapped addresses.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -28,14 +30,48 @@ static uint64_t rnd_iova(struct worker *w)
 	return below(2) ? w->iovas[below(ARRAY_LEN(w->iovas))] : rnd_value();
 }
 
+/*
+ * A node that exists (/dev/fpga-port.N, /dev/fpga-fme.N), picked by rank
+ * so that a replay picks the same; numbers grow as cards come and go.
+ */
+static int pick_node(const char *prefix, char *path, size_t size)
+{
+	int nums[32], n = 0;
+	struct dirent *de;
+	DIR *d = opendir("/dev");
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) && n < 32)
+		if (!strncmp(de->d_name, prefix, strlen(prefix)))
+			nums[n++] = atoi(de->d_name + strlen(prefix));
+	closedir(d);
+	if (!n)
+		return -1;
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			if (nums[j] < nums[i]) {
+				int t = nums[i];
+
+				nums[i] = nums[j];
+				nums[j] = t;
+			}
+	snprintf(path, size, "/dev/%s%d", prefix, nums[below(n)]);
+	return 0;
+}
+
 static void port_open(struct worker *w)
 {
 	char path[64];
 	int i = below(MAX_FDS), flags = O_RDWR;
 
 	fuzz_close(&w->fds[i]);
-	snprintf(path, sizeof(path), "/dev/fpga-%s.%llu",
-		 below(4) ? "port" : "fme", (unsigned long long)below(8));
+	if (one_in(16))		/* a number that may not exist */
+		snprintf(path, sizeof(path), "/dev/fpga-port.%llu",
+			 (unsigned long long)below(64));
+	else if (pick_node(below(4) ? "fpga-port." : "fpga-fme.", path,
+			   sizeof(path)))
+		return;
 	if (one_in(8))
 		flags |= O_EXCL;
 	w->fds[i] = open(path, flags);

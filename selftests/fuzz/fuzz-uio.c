@@ -134,6 +134,11 @@ static void uio_reset(struct worker *w)
 
 void fuzz_uio(struct worker *w)
 {
+	/* Nothing open: open first, the other calls would only get EBADF */
+	if (w->uio_fds[0] < 0 && w->uio_fds[1] < 0 && below(2)) {
+		uio_open(w);
+		return;
+	}
 	switch (below(20)) {
 	case 0 ... 2:
 		uio_open(w);

@@ -46,6 +46,7 @@ enum { CARD_STEADY, CARD_RESET, CARD_UNPLUG, NUM_CARDS };
 struct shared {
 	unsigned long ops[16];
 	unsigned long tolerated[16];	/* documented errors, after unplug */
+	unsigned long timeouts[16];	/* resets the card did not ack in time */
 	uint64_t copied_steady;		/* bytes the steady card's NLB read */
 };
 
@@ -100,9 +101,31 @@ static long long port_resets(unsigned int card, int index)
 	return sim_counter(card, index, "resets");
 }
 
+/*
+ * Wait for the DSM's done bit; -EINTR as soon as a reset of the port
+ * (which stops the AFU, so done never comes) or its removal is seen.
+ */
+static int nlb_wait_watch(volatile uint64_t *afu, volatile uint64_t *dsm,
+			  int fd, unsigned int card, int index,
+			  long long resets_before)
+{
+	double end = now_ms() + 5000;
+
+	while (!(dsm[NLB_DSM_STATUS / 8] & 1)) {
+		if (now_ms() > end)
+			return -ETIMEDOUT;
+		if (port_resets(card, index) != resets_before || port_gone(fd))
+			return -EINTR;
+		usleep(200);
+	}
+	nlb_write(afu, NLB_CTL, 7);
+	return 0;
+}
+
 /* Start a copy and wait for it; -EFAULT on SIGBUS (mapping revoked) */
 static int nlb_run(volatile uint64_t *afu, struct dma_buf *src,
-		   struct dma_buf *dst, struct dma_buf *dsm)
+		   struct dma_buf *dst, struct dma_buf *dsm, int fd,
+		   unsigned int card, int index, long long resets_before)
 {
 	int err;
 
@@ -110,7 +133,8 @@ static int nlb_run(volatile uint64_t *afu, struct dma_buf *src,
 	if (sigsetjmp(bus_jmp, 1) == 0) {
 		nlb_start(afu, dsm->iova, src->iova, dst->iova,
 			  COPY_LEN / NLB_LINE, NLB_CFG_HELLO);
-		err = nlb_wait(afu, dsm->va, 5000);
+		err = nlb_wait_watch(afu, dsm->va, fd, card, index,
+				     resets_before);
 	} else {
 		err = -EFAULT;
 	}
@@ -153,6 +177,7 @@ static long nlb_copy_once(int role, unsigned int card, int index,
 			insane("open port %d of card %u: %s", index, card,
 			       strerror(-fd));
 		sh->tolerated[role]++;
+		usleep(1000);	/* the card is away: let it come back */
 		return 0;
 	}
 	resets_before = port_resets(card, index);
@@ -184,7 +209,7 @@ static long nlb_copy_once(int role, unsigned int card, int index,
 	memset(src.va, pattern, COPY_LEN);
 	memset(dst.va, ~pattern, COPY_LEN);
 
-	err = nlb_run(afu, &src, &dst, &dsm);
+	err = nlb_run(afu, &src, &dst, &dsm, fd, card, index, resets_before);
 
 	if (!err && !memcmp(src.va, dst.va, COPY_LEN)) {
 		ret = COPY_LEN;
@@ -241,6 +266,14 @@ static void role_reset(int role, unsigned int card, int index)
 		}
 		for (int i = 0; i < 10 && now_ms() < deadline; i++) {
 			if (ioctl(fd, DFL_FPGA_PORT_RESET, 0)) {
+				/*
+				 * Documented: the card did not acknowledge in
+				 * reset_timeout_us; counted, and bounded below.
+				 */
+				if (errno == ETIMEDOUT) {
+					sh->timeouts[role]++;
+					continue;
+				}
 				if (errno != ENODEV || !port_gone(fd))
 					insane("reset of card %u: %s", card,
 					       strerror(errno));
@@ -402,7 +435,7 @@ static const struct role roles[] = {
 	{ "map reset", CARD_RESET, role_map },
 	{ "dma unplug", CARD_UNPLUG, role_dma },
 	{ "map unplug", CARD_UNPLUG, role_map },
-	{ "reset unplug", CARD_UNPLUG, role_reset_p0 },
+	{ "reset unplug port1", CARD_UNPLUG, role_reset_p1 },
 	{ "perf unplug", CARD_UNPLUG, role_perf },
 	{ "rebind unplug", CARD_UNPLUG, role_rebind_list },
 	{ "unplug", CARD_UNPLUG, role_unplug },
@@ -483,9 +516,15 @@ TEST_F_TIMEOUT(stress, storm, 240)
 		}
 	}
 	for (i = 0; i < ARRAY_SIZE(roles); i++)
-		TH_LOG("%-20s %8lu ops, %6lu documented errors", roles[i].name,
-		       sh->ops[i], sh->tolerated[i]);
+		TH_LOG("%-20s %8lu ops, %6lu documented errors, %lu reset timeouts",
+		       roles[i].name, sh->ops[i], sh->tolerated[i],
+		       sh->timeouts[i]);
 	EXPECT_EQ(0, failed);
+	/* A reset that times out now and then under this load; not often */
+	for (i = 0; i < ARRAY_SIZE(roles); i++)
+		EXPECT_LE(sh->timeouts[i] * 20, sh->ops[i] + 20) {
+			TH_LOG("%s: too many reset timeouts", roles[i].name);
+		}
 
 	/* Work was done: the steady card copied, the unplug card came back */
 	EXPECT_LT(0, sh->copied_steady);
