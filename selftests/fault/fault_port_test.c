@@ -52,10 +52,18 @@ static int check_works(void *p, int ret)
 	return err ? -1 : 0;
 }
 
+struct ioctl_ctx {
+	int fd;
+	int efd;
+	int mapped;		/* the op's DMA mapping is still there */
+	uint64_t iova;
+};
+
 /* Every ioctl of the ABI once, the first error returned */
 static int op_every_ioctl(void *p)
 {
-	int fd = *(int *)p, efd = ((int *)p)[1];
+	struct ioctl_ctx *c = p;
+	int fd = c->fd, efd = c->efd;
 	struct dfl_fpga_port_info info = { .argsz = sizeof(info) };
 	struct dfl_fpga_port_region_info region = { .argsz = sizeof(region) };
 	struct {
@@ -64,7 +72,6 @@ static int op_every_ioctl(void *p)
 	} irq = { .s = { .start = 0, .count = 1 }, .fd = efd };
 	uint32_t n;
 	static char buf[2 * 4096] __attribute__((aligned(4096)));
-	uint64_t iova = 0;
 
 	if (ioctl(fd, DFL_FPGA_GET_API_VERSION) < 0 ||
 	    ioctl(fd, DFL_FPGA_CHECK_EXTENSION, 0) < 0 ||
@@ -87,16 +94,42 @@ static int op_every_ioctl(void *p)
 		return -errno;
 	if (ioctl(fd, DFL_FPGA_PORT_RESET, 0))
 		return -errno;
-	if (dma_map(fd, buf, sizeof(buf), 0, &iova))
+	if (dma_map(fd, buf, sizeof(buf), 0, &c->iova))
 		return -errno;
-	return dma_unmap(fd, iova);
+	c->mapped = 1;
+	if (dma_unmap(fd, c->iova))
+		return -errno;
+	c->mapped = 0;
+	return 0;
+}
+
+/* What a step left behind goes (it must be able to), then the proof */
+static int check_every_ioctl(void *p, int ret)
+{
+	struct ioctl_ctx *c = p;
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} irq = { .s = { .start = 0, .count = 1 }, .fd = -1 };
+
+	if (c->mapped && dma_unmap(c->fd, c->iova)) {
+		printf("# a mapping left by a failed step cannot be unmapped\n");
+		return -1;
+	}
+	c->mapped = 0;
+	if (ioctl(c->fd, DFL_FPGA_PORT_UINT_SET_IRQ, &irq) ||
+	    ioctl(c->fd, DFL_FPGA_PORT_ERR_SET_IRQ, &irq)) {
+		printf("# interrupts cannot be unbound after a failed step\n");
+		return -1;
+	}
+	return check_works(&c->fd, ret);
 }
 
 TEST_F(port, every_ioctl)
 {
-	int ctx[2] = { self->fd, self->efd };
+	struct ioctl_ctx c = { .fd = self->fd, .efd = self->efd };
 
-	ASSERT_SWEEP("every port ioctl", op_every_ioctl, check_works, ctx);
+	ASSERT_SWEEP("every port ioctl", op_every_ioctl, check_every_ioctl, &c);
 	close(self->fd);
 	self->fd = -1;
 	ASSERT_NO_LEAKS();

@@ -13,6 +13,8 @@ struct vgem_ctx {
 	unsigned int id;
 	int port;		/* /dev/fpga-port.N, open */
 	uint32_t flags;		/* BO_CREATE flags */
+	int mapped;		/* the port still maps the op's dma-buf */
+	uint64_t iova;
 };
 
 /* The whole path once; 0 or the first -errno, everything released */
@@ -22,7 +24,6 @@ static int op_buffer(void *p)
 	struct drm_vgem_ext_bo_create bo;
 	int card, render = -1, dmabuf = -1, fence, ret;
 	uint32_t imported;
-	uint64_t iova = 0;
 	void *map;
 
 	card = drm_open_driver("vgem_ext", "card");
@@ -59,9 +60,12 @@ static int op_buffer(void *p)
 	ret = prime_import(render, dmabuf, &imported);
 	if (ret)
 		goto out;
-	ret = port_dmabuf_map(c->port, dmabuf, 0, &iova, NULL);
-	if (!ret)
-		ret = dma_unmap(c->port, iova);
+	ret = port_dmabuf_map(c->port, dmabuf, 0, &c->iova, NULL);
+	if (!ret) {
+		c->mapped = 1;
+		ret = dma_unmap(c->port, c->iova);
+		c->mapped = ret != 0;
+	}
 out:
 	if (render >= 0)
 		close(render);
@@ -77,6 +81,11 @@ static int check_buffer(void *p, int ret)
 	int err;
 
 	(void)ret;
+	if (c->mapped && dma_unmap(c->port, c->iova)) {
+		printf("# a dma-buf mapping left by a failed step cannot be unmapped\n");
+		return -1;
+	}
+	c->mapped = 0;
 	err = op_buffer(p);
 	if (!err)
 		err = nlb_copy_check(c->port);

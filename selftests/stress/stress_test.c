@@ -410,6 +410,40 @@ static void role_rebind_list(int role, unsigned int card)
 	}
 }
 
+/*
+ * Port 1 of the reset card between its drivers as fast as it goes, racing
+ * the rebinds of the unplug card: each switch must work, and leave the
+ * port on the driver asked for (with its UIO device on uio_fpga).
+ */
+static void rebind_port_strict(int role, int num)
+{
+	while (now_ms() < deadline) {
+		const char *want = sh->ops[role] & 1 ? "fpga_port" : "uio_fpga";
+		char drv[64], uio[32];
+		int err = port_bind(num, want);
+
+		if (err)
+			insane("bind fpga-port.%d to %s: %s", num, want,
+			       strerror(-err));
+		port_driver(num, drv, sizeof(drv));
+		if (strcmp(drv, want))
+			insane("fpga-port.%d is on \"%s\", not %s", num, drv, want);
+		if (!strcmp(want, "uio_fpga") && port_uio(num, uio, sizeof(uio)))
+			insane("fpga-port.%d on uio_fpga has no UIO device", num);
+		sh->ops[role]++;
+	}
+	port_bind(num, "fpga_port");
+}
+
+static void role_rebind_strict(int role, unsigned int card)
+{
+	int num = sim_port_number_at(card, 1);
+
+	if (num < 0)
+		insane("no port 1 on card %u", card);
+	rebind_port_strict(role, num);
+}
+
 struct role {
 	const char *name;
 	int card;
@@ -433,6 +467,7 @@ static const struct role roles[] = {
 	{ "dma reset", CARD_RESET, role_dma },
 	{ "reset reset port0", CARD_RESET, role_reset_p0 },
 	{ "map reset", CARD_RESET, role_map },
+	{ "rebind reset port1", CARD_RESET, role_rebind_strict },
 	{ "dma unplug", CARD_UNPLUG, role_dma },
 	{ "map unplug", CARD_UNPLUG, role_map },
 	{ "reset unplug port1", CARD_UNPLUG, role_reset_p1 },
@@ -542,6 +577,43 @@ TEST_F_TIMEOUT(stress, storm, 240)
 			TH_LOG("card %u cannot copy after the storm", cards[i]);
 		}
 	}
+}
+
+/*
+ * Ports of different cards switched between their drivers at once: every
+ * switch must work.  (uio_register_device() racing uio_unregister_device()
+ * could take the minor of a uioN still in sysfs: EEXIST.)
+ */
+TEST_F_TIMEOUT(stress, uio_rebind_race, 120)
+{
+	pid_t pids[2 * NUM_CARDS];
+	unsigned int i, n = 0, failed = 0;
+
+	ASSERT_EQ(0, run_cmd("modprobe uio_fpga"));
+	deadline = now_ms() + 10000;
+	for (i = 0; i < 2 * NUM_CARDS; i++) {
+		int num = sim_port_number_at(cards[i / 2], i % 2);
+
+		ASSERT_LE(0, num);
+		pids[n] = fork();
+		ASSERT_LE(0, pids[n]);
+		if (pids[n] == 0) {
+			rebind_port_strict(i, num);
+			_exit(0);
+		}
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		int st;
+
+		ASSERT_EQ(pids[i], waitpid(pids[i], &st, 0));
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			failed++;
+	}
+	for (i = 0; i < n; i++)
+		TH_LOG("port %u: %lu switches", i, sh->ops[i]);
+	EXPECT_EQ(0, failed);
+	EXPECT_LT(0, sh->ops[0]);
 }
 
 TEST_HARNESS_MAIN
