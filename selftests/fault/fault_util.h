@@ -113,13 +113,14 @@ static inline int kmemleak_present(void)
 	return path_exists(KMEMLEAK);
 }
 
-/* Forget what was reported before the scenario */
+/*
+ * Forget what was reported before the scenario (the scenario before it
+ * scanned at its end; a scan under KASAN is slow, one per scenario).
+ */
 static inline void kmemleak_clear(void)
 {
-	if (kmemleak_present()) {
-		sysfs_write(KMEMLEAK, "scan");
+	if (kmemleak_present())
 		sysfs_write(KMEMLEAK, "clear");
-	}
 }
 
 /*
@@ -141,7 +142,6 @@ static inline int kmemleak_ours(void)
 	if (!kmemleak_present())
 		return 0;
 	sleep(6);
-	sysfs_write(KMEMLEAK, "scan");
 	sysfs_write(KMEMLEAK, "scan");
 	f = fopen(KMEMLEAK, "r");
 	if (!f)
