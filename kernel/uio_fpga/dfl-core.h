@@ -144,8 +144,9 @@ struct fpga_dfl_driver {
 struct fpga_dfl_irqs;
 
 /**
- * struct fpga_dfl_irq - one interrupt of a feature bound to an eventfd
- * @irq:	Linux irq number
+ * struct fpga_dfl_irq - one interrupt of a feature, maybe bound to an eventfd
+ * @irq:	Linux irq number, requested from probe to remove
+ * @trigger_lock: protects @trigger against the handler
  * @trigger:	eventfd signalled on each interrupt, NULL when unbound
  * @name:	name given to request_irq()
  * @owner:	the feature's interrupts this one belongs to
@@ -153,6 +154,7 @@ struct fpga_dfl_irqs;
  */
 struct fpga_dfl_irq {
 	int irq;
+	spinlock_t trigger_lock;	/* @trigger vs the handler */
 	struct eventfd_ctx *trigger;
 	char name[32];
 	struct fpga_dfl_irqs *owner;

@@ -4,6 +4,10 @@
  * upstream's DFL_FPGA_*_SET_IRQ ioctls: bind a range of a feature's
  * vectors to eventfds, an fd < 0 unbinds.  Used by the port (error and
  * user interrupts) and FME (error) drivers.
+ *
+ * Unlike upstream, the driver owns its interrupts from probe to remove,
+ * not only while an eventfd is bound: netlink announces errors and
+ * interrupt counts whether or not anybody opened the device.
  */
 #include <linux/eventfd.h>
 #include <linux/fpga-dfl.h>
@@ -22,7 +26,10 @@ static irqreturn_t fpga_dfl_irq_handler(int irq, void *data)
 {
 	struct fpga_dfl_irq *dirq = data;
 
-	eventfd_signal(dirq->trigger, 1);
+	spin_lock(&dirq->trigger_lock);
+	if (dirq->trigger)
+		eventfd_signal(dirq->trigger, 1);
+	spin_unlock(&dirq->trigger_lock);
 	/*
 	 * Count for netlink; a work already pending takes this one too, so
 	 * an interrupt storm costs one event per period, not one per irq.
@@ -39,16 +46,20 @@ static irqreturn_t fpga_dfl_irq_handler(int irq, void *data)
  * @feature_id: the private feature
  * @what: short name for /proc/interrupts ("err", "uint")
  *
+ * Requests each interrupt of the feature (shared: the port's DMA fences
+ * listen on the user interrupts too); fpga_dfl_irqs_free() releases them.
  * A FIU without the feature gets @irqs->present false: its ioctls are
  * then answered with -EINVAL, as upstream does for a missing feature.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0 or a negative errno (nothing left to free then).
  */
 int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,
 		       u16 feature_id, const char *what)
 {
 	struct fpga_dfl_feature *feat;
+	struct fpga_dfl_irq *dirq;
 	unsigned int i;
+	int ret;
 
 	memset(irqs, 0, sizeof(*irqs));
 	mutex_init(&irqs->lock);
@@ -64,47 +75,62 @@ int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,
 	irqs->irqs = kcalloc(feat->irq_count, sizeof(*irqs->irqs), GFP_KERNEL);
 	if (!irqs->irqs)
 		return -ENOMEM;
-	irqs->count = feat->irq_count;
-	for (i = 0; i < irqs->count; i++) {
-		irqs->irqs[i].irq = feat->irqs[i];
-		irqs->irqs[i].owner = irqs;
-		snprintf(irqs->irqs[i].name, sizeof(irqs->irqs[i].name),
-			 "%s-%s%u", dev_name(&fdev->dev), what, i);
+	for (i = 0; i < feat->irq_count; i++) {
+		dirq = &irqs->irqs[i];
+		dirq->irq = feat->irqs[i];
+		dirq->owner = irqs;
+		spin_lock_init(&dirq->trigger_lock);
+		snprintf(dirq->name, sizeof(dirq->name), "%s-%s%u",
+			 dev_name(&fdev->dev), what, i);
+		ret = request_irq(dirq->irq, fpga_dfl_irq_handler, IRQF_SHARED,
+				  dirq->name, dirq);
+		if (ret) {
+			dev_err(&fdev->dev, "cannot request irq %d (%s): %d\n",
+				dirq->irq, dirq->name, ret);
+			irqs->count = i;
+			fpga_dfl_irqs_free(irqs);
+			return ret;
+		}
 	}
+	irqs->count = feat->irq_count;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_irqs_init);
 
+/* Swap the eventfd the handler signals; the old one is returned to put */
+static struct eventfd_ctx *fpga_dfl_irq_set_trigger(struct fpga_dfl_irq *dirq,
+						    struct eventfd_ctx *trigger)
+{
+	struct eventfd_ctx *old;
+
+	spin_lock_irq(&dirq->trigger_lock);
+	old = dirq->trigger;
+	dirq->trigger = trigger;
+	spin_unlock_irq(&dirq->trigger_lock);
+	return old;
+}
+
 static void fpga_dfl_irq_unbind(struct fpga_dfl_irq *dirq)
 {
-	if (!dirq->trigger)
-		return;
-	free_irq(dirq->irq, dirq);
-	eventfd_ctx_put(dirq->trigger);
-	dirq->trigger = NULL;
+	struct eventfd_ctx *old = fpga_dfl_irq_set_trigger(dirq, NULL);
+
+	if (old)
+		eventfd_ctx_put(old);
 }
 
 static int fpga_dfl_irq_bind(struct fpga_dfl_irq *dirq, int fd)
 {
-	struct eventfd_ctx *trigger;
-	int ret;
+	struct eventfd_ctx *trigger = NULL, *old;
 
-	fpga_dfl_irq_unbind(dirq);
-	if (fd < 0)
-		return 0;
-
-	trigger = eventfd_ctx_fdget(fd);
-	if (IS_ERR(trigger))
-		return PTR_ERR(trigger);
-	dirq->trigger = trigger;
-	/* Shared: the port's DMA fences listen on the user interrupts too */
-	ret = request_irq(dirq->irq, fpga_dfl_irq_handler, IRQF_SHARED,
-			  dirq->name, dirq);
-	if (ret) {
-		eventfd_ctx_put(trigger);
-		dirq->trigger = NULL;
+	if (fd >= 0) {
+		trigger = eventfd_ctx_fdget(fd);
+		if (IS_ERR(trigger))
+			return PTR_ERR(trigger);
 	}
-	return ret;
+	old = fpga_dfl_irq_set_trigger(dirq, trigger);
+	if (old)
+		eventfd_ctx_put(old);
+	return 0;
 }
 
 /* DFL_FPGA_*_GET_IRQ_NUM */
@@ -171,11 +197,15 @@ void fpga_dfl_irqs_unbind_all(struct fpga_dfl_irqs *irqs)
 EXPORT_SYMBOL_GPL(fpga_dfl_irqs_unbind_all);
 
 /**
- * fpga_dfl_irqs_free() - unbind everything and free (driver remove)
+ * fpga_dfl_irqs_free() - release the interrupts, unbind and free (remove)
  * @irqs: the feature's interrupts
  */
 void fpga_dfl_irqs_free(struct fpga_dfl_irqs *irqs)
 {
+	unsigned int i;
+
+	for (i = 0; i < irqs->count; i++)
+		free_irq(irqs->irqs[i].irq, &irqs->irqs[i]);
 	fpga_dfl_irqs_unbind_all(irqs);
 	/* No handler can queue it again; the work reads registers: now */
 	cancel_delayed_work_sync(&irqs->nl_work);
