@@ -89,8 +89,10 @@ static void port_dmabuf(struct worker *w, int fd, uint8_t *arg)
 		m->fd = below(4) ? w->dmabufs[below(ARRAY_LEN(w->dmabufs))]
 				 : (int)rnd_value();
 		m->pad = below(4) ? 0 : rnd_value();
+		uint64_t slot = below(ARRAY_LEN(w->iovas));
+
 		if (!ioctl(fd, FPGA_PORT_DMABUF_MAP, m)) {
-			w->iovas[below(ARRAY_LEN(w->iovas))] = m->iova;
+			w->iovas[slot] = m->iova;
 			w->ok[AREA_PORT]++;
 		}
 	} else {
@@ -124,6 +126,7 @@ static void port_ioctl(struct worker *w)
 				      : (unsigned long)rnd();
 	uint8_t *arg = w->anon;
 	int fd = rnd_fd(w);
+	uint64_t slot;
 
 	/* Fill the argument area with a struct-shaped guess */
 	for (int i = 0; i < 8; i++)
@@ -137,8 +140,9 @@ static void port_ioctl(struct worker *w)
 		m->user_addr = below(2) ? (uintptr_t)w->anon + (below(ANON_PAGES) << 12)
 					: rnd_value();
 		m->length = below(2) ? (below(8) + 1) << 12 : rnd_value();
+		slot = below(ARRAY_LEN(w->iovas));
 		if (ioctl(fd, cmd, m) == 0) {
-			w->iovas[below(ARRAY_LEN(w->iovas))] = m->iova;
+			w->iovas[slot] = m->iova;
 			w->ok[AREA_PORT]++;
 		}
 		return;
@@ -259,10 +263,11 @@ static void port_nlb(struct worker *w)
 static void port_dma_anon(struct worker *w)
 {
 	void *va = (char *)w->anon + (below(ANON_PAGES - 8) << 12);
-	uint64_t iova = 0;
+	uint64_t iova = 0, len = (1 + below(8)) << 12, flags = below(4);
+	uint64_t slot = below(ARRAY_LEN(w->iovas));
 
-	if (!dma_map(rnd_fd(w), va, (1 + below(8)) << 12, below(4), &iova)) {
-		w->iovas[below(ARRAY_LEN(w->iovas))] = iova;
+	if (!dma_map(rnd_fd(w), va, len, flags, &iova)) {
+		w->iovas[slot] = iova;
 		w->ok[AREA_PORT]++;
 	}
 }

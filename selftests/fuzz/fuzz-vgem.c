@@ -33,9 +33,13 @@ static uint32_t rnd_handle(struct worker *w)
 			: (uint32_t)rnd_value();
 }
 
-static void keep_handle(struct worker *w, uint32_t handle)
+/*
+ * Where a new handle will go: drawn before the call, so that what the
+ * kernel answers does not shift the sequence of a replay.
+ */
+static uint32_t *handle_slot(struct worker *w)
 {
-	w->handles[below(ARRAY_LEN(w->handles))] = handle;
+	return &w->handles[below(ARRAY_LEN(w->handles))];
 }
 
 static uint64_t rnd_size(void)
@@ -95,6 +99,7 @@ static void vgem_check_big(int fd, uint32_t handle, uint64_t size)
 static void vgem_create(struct worker *w)
 {
 	struct drm_vgem_ext_bo_create c;
+	uint32_t *slot = handle_slot(w);
 	int fd = rnd_drm(w);
 
 	memset(&c, 0, sizeof(c));
@@ -111,7 +116,7 @@ static void vgem_create(struct worker *w)
 	if (c.size > BIG_BO)
 		vgem_check_big(fd, c.handle, c.size);
 	else
-		keep_handle(w, c.handle);
+		*slot = c.handle;
 }
 
 static void vgem_dumb(struct worker *w)
@@ -123,6 +128,7 @@ static void vgem_dumb(struct worker *w)
 		.flags = below(4) ? 0 : rnd_value(),
 	};
 	struct drm_mode_map_dumb m = { .handle = rnd_handle(w) };
+	uint32_t *slot = handle_slot(w);
 	int fd = rnd_drm(w);
 
 	if (below(2)) {
@@ -132,7 +138,7 @@ static void vgem_dumb(struct worker *w)
 		if (c.size > BIG_BO)
 			vgem_check_big(fd, c.handle, c.size);
 		else
-			keep_handle(w, c.handle);
+			*slot = c.handle;
 	} else {
 		m.pad = below(4) ? 0 : rnd_value();
 		FUZZ_OK(w, AREA_VGEM, ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &m));
@@ -160,9 +166,10 @@ static void vgem_fence(struct worker *w)
 			.flags = below(4) ? below(2) : rnd_value(),
 			.pad = below(6) ? 0 : rnd_value(),
 		};
+		uint64_t slot = below(ARRAY_LEN(w->fences));
 
 		if (!ioctl(fd, DRM_IOCTL_VGEM_EXT_FENCE_ATTACH, &a)) {
-			w->fences[below(ARRAY_LEN(w->fences))] = a.out_fence;
+			w->fences[slot] = a.out_fence;
 			w->ok[AREA_VGEM]++;
 		}
 	} else {
@@ -204,6 +211,7 @@ static void vgem_export(struct worker *w)
 static void vgem_import(struct worker *w)
 {
 	struct drm_prime_handle p = { .flags = below(6) ? 0 : rnd_value() };
+	uint32_t *slot = handle_slot(w);
 
 	switch (below(8)) {
 	case 0 ... 4:
@@ -216,7 +224,7 @@ static void vgem_import(struct worker *w)
 		p.fd = rnd_value();
 	}
 	if (!ioctl(rnd_drm(w), DRM_IOCTL_PRIME_FD_TO_HANDLE, &p)) {
-		keep_handle(w, p.handle);
+		*slot = p.handle;
 		w->ok[AREA_VGEM]++;
 	}
 }
@@ -239,10 +247,11 @@ static void vgem_mmap(struct worker *w)
 		fd = rnd_drm(w);
 		memset(&i, 0, sizeof(i));
 		i.handle = rnd_handle(w);
-		if (ioctl(fd, DRM_IOCTL_VGEM_EXT_BO_INFO, &i) == 0 && below(4))
-			off = i.offset;
-		else
-			off = rnd_value();
+		int use_info = below(4);
+		uint64_t other = rnd_value();
+
+		off = ioctl(fd, DRM_IOCTL_VGEM_EXT_BO_INFO, &i) == 0 && use_info ?
+		      (off_t)i.offset : (off_t)other;
 	}
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		 below(8) ? MAP_SHARED : MAP_PRIVATE, fd, off);
