@@ -64,7 +64,20 @@ static int check_create(void *p, int ret)
 	return 0;
 }
 
-TEST(card_create)
+/* No state: the timeout of a sweep needs a fixture */
+FIXTURE(fault) {
+	int unused;
+};
+
+FIXTURE_SETUP(fault)
+{
+}
+
+FIXTURE_TEARDOWN(fault)
+{
+}
+
+TEST_F_TIMEOUT(fault, card_create, FAULT_TEST_TIMEOUT)
 {
 	struct card_ctx c = { .id = sim_random_id() };
 
@@ -106,7 +119,7 @@ static int check_delete(void *p, int ret)
 	return 0;
 }
 
-TEST(card_delete)
+TEST_F_TIMEOUT(fault, card_delete, FAULT_TEST_TIMEOUT)
 {
 	struct card_ctx c = { .id = sim_random_id() };
 
@@ -144,7 +157,7 @@ static int check_port(void *p, int ret)
 	return err ? -1 : 0;
 }
 
-TEST(port_open_close)
+TEST_F_TIMEOUT(fault, port_open_close, FAULT_TEST_TIMEOUT)
 {
 	struct card_ctx c = { .id = sim_random_id() };
 
@@ -183,7 +196,7 @@ static int check_perf(void *p, int ret)
 	return 0;
 }
 
-TEST(pmu_open)
+TEST_F_TIMEOUT(fault, pmu_open, FAULT_TEST_TIMEOUT)
 {
 	struct card_ctx c = { .id = sim_random_id() };
 
@@ -229,7 +242,7 @@ static void life_cycles(unsigned int id, int percent, int rounds)
 	_exit(0);
 }
 
-TEST(life_cycle_probability)
+TEST_F_TIMEOUT(fault, life_cycle_probability, FAULT_TEST_TIMEOUT)
 {
 	static const int percents[] = { 1, 5, 20 };
 	unsigned int id = sim_random_id();

@@ -228,19 +228,19 @@ FIXTURE_TEARDOWN(nl)
 	}
 }
 
-TEST_F(nl, dump)
+TEST_F_TIMEOUT(nl, dump, FAULT_TEST_TIMEOUT)
 {
 	ASSERT_SWEEP("netlink dump", op_dump, check_family, &self->c);
 	ASSERT_NO_LEAKS();
 }
 
-TEST_F(nl, port_reset)
+TEST_F_TIMEOUT(nl, port_reset, FAULT_TEST_TIMEOUT)
 {
 	ASSERT_SWEEP("netlink port reset", op_reset, check_family, &self->c);
 	ASSERT_NO_LEAKS();
 }
 
-TEST_F(nl, sim_add_del)
+TEST_F_TIMEOUT(nl, sim_add_del, FAULT_TEST_TIMEOUT)
 {
 	ASSERT_SWEEP("netlink sim add/del", op_sim_add_del, check_family, &self->c);
 	ASSERT_NO_LEAKS();

@@ -125,7 +125,7 @@ static int check_every_ioctl(void *p, int ret)
 	return check_works(&c->fd, ret);
 }
 
-TEST_F(port, every_ioctl)
+TEST_F_TIMEOUT(port, every_ioctl, FAULT_TEST_TIMEOUT)
 {
 	struct ioctl_ctx c = { .fd = self->fd, .efd = self->efd };
 
@@ -170,7 +170,7 @@ static int check_dma_map(void *p, int ret)
 	return check_works(&d->fd, ret);
 }
 
-TEST_F(port, dma_map)
+TEST_F_TIMEOUT(port, dma_map, FAULT_TEST_TIMEOUT)
 {
 	struct dma_ctx d = { .fd = self->fd, .len = 256 * 4096 };
 
@@ -199,7 +199,7 @@ static int op_mmap(void *p)
 	return v ? 0 : -EIO;	/* the DFH is never 0 */
 }
 
-TEST_F(port, mmap)
+TEST_F_TIMEOUT(port, mmap, FAULT_TEST_TIMEOUT)
 {
 	ASSERT_SWEEP("AFU mmap", op_mmap, check_works, &self->fd);
 	close(self->fd);
@@ -243,7 +243,7 @@ static int check_fme(void *p, int ret)
 	return 0;
 }
 
-TEST_F(port, fme_ioctls)
+TEST_F_TIMEOUT(port, fme_ioctls, FAULT_TEST_TIMEOUT)
 {
 	int ctx[2] = { self->efd, -1 };
 	char path[256];

@@ -102,7 +102,20 @@ static void cleanup(struct uio_ctx *c)
 	sim_del(c->id);
 }
 
-TEST(uio_bind)
+/* No state: the timeout of a sweep needs a fixture */
+FIXTURE(fault) {
+	int unused;
+};
+
+FIXTURE_SETUP(fault)
+{
+}
+
+FIXTURE_TEARDOWN(fault)
+{
+}
+
+TEST_F_TIMEOUT(fault, uio_bind, FAULT_TEST_TIMEOUT)
 {
 	struct uio_ctx c;
 
@@ -132,7 +145,7 @@ static int check_use(void *p, int ret)
 	return 0;
 }
 
-TEST(uio_open_map)
+TEST_F_TIMEOUT(fault, uio_open_map, FAULT_TEST_TIMEOUT)
 {
 	struct uio_ctx c;
 

@@ -35,8 +35,13 @@
 #define KMEMLEAK	"/sys/kernel/debug/kmemleak"
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
 
-/* Bound on a sweep, in steps and in seconds (FAULT_SECONDS) */
-#define SWEEP_MAX_STEPS	4000
+/*
+ * Bound on a sweep, in steps and in seconds (FAULT_SECONDS, default 45);
+ * a test (a sweep, its checks and a kmemleak scan) within the harness
+ * timeout.
+ */
+#define SWEEP_MAX_STEPS		4000
+#define FAULT_TEST_TIMEOUT	300
 
 static inline int fault_knobs_present(void)
 {
@@ -229,7 +234,7 @@ static inline int fault_sweep(const char *name, int (*op)(void *),
 			      struct sweep_result *r)
 {
 	const char *env = getenv("FAULT_SECONDS");
-	double limit = env ? atof(env) : 60;
+	double limit = env ? atof(env) : 45;
 	struct timespec t0, t;
 	int hit;
 

@@ -105,7 +105,20 @@ static void setup(struct __test_metadata *_metadata, struct vgem_ctx *c)
 	ASSERT_LE(0, c->port);
 }
 
-TEST(buffer_path)
+/* No state: the timeout of a sweep needs a fixture */
+FIXTURE(fault) {
+	int unused;
+};
+
+FIXTURE_SETUP(fault)
+{
+}
+
+FIXTURE_TEARDOWN(fault)
+{
+}
+
+TEST_F_TIMEOUT(fault, buffer_path, FAULT_TEST_TIMEOUT)
 {
 	struct vgem_ctx c = { .flags = 0 };
 
@@ -117,7 +130,7 @@ TEST(buffer_path)
 	ASSERT_NO_LEAKS();
 }
 
-TEST(buffer_path_populated_wc)
+TEST_F_TIMEOUT(fault, buffer_path_populated_wc, FAULT_TEST_TIMEOUT)
 {
 	struct vgem_ctx c = { .flags = VGEM_EXT_BO_POPULATE | VGEM_EXT_BO_WC };
 
