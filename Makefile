@@ -32,7 +32,8 @@ VM_MODULES ?= dkms
 # Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
 VM_TESTS ?=
 
-.PHONY: fuzz bench print-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
+.PHONY: stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug \
+	fuzz bench print-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install deps check check-run \
 	check-harness lint demo vm initramfs clean
 
@@ -46,6 +47,9 @@ help:
 	@echo "make selftests     build the kselftests"
 	@echo "make install       install tools, headers, udev rule (DESTDIR=, PREFIX=)"
 	@echo "make dkms-install  register, build and install the modules with DKMS"
+	@echo "make check-debug   the debug-kernel tier: KUnit, KASAN, lockdep, kmemleak,"
+	@echo "                   fault injection, fuzzing (kernel cached in ~/.cache)"
+	@echo "make check-debug-run VM_TESTS=...  some tests on the cached debug kernel"
 	@echo "make bench         benchmarks in the VM (table + build/bench.json)"
 	@echo "make fuzz          syscall fuzzer in the VM (FUZZ_SECONDS=, FUZZ_SEED=, FUZZ_ARGS=)"
 	@echo "make vm            interactive shell in the VM with everything loaded"
@@ -93,12 +97,14 @@ lint:
 	scripts/checkpatch.sh
 	$(MAKE) modules-check
 
-initramfs: selftests harness-module user $(if $(filter build,$(VM_MODULES)),modules)
+# What the VM gets besides kernel modules: tools, kselftests, demo
+stage: selftests harness-module user
 	rm -rf $(BUILD)/stage
 	$(MAKE) -C selftests install INSTALL_PATH=$(BUILD)/stage/ksft
-	@if [ -f user/Makefile ]; then \
-		$(MAKE) -C user install DESTDIR=$(BUILD)/stage PREFIX=/usr; fi
+	$(MAKE) -C user install DESTDIR=$(BUILD)/stage PREFIX=/usr
 	install -D -m 0755 scripts/vm/demo.sh $(BUILD)/stage/usr/share/fpga-suite/demo.sh
+
+initramfs: stage $(if $(filter build,$(VM_MODULES)),modules)
 	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) \
 		scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs.cpio $(BUILD)/stage
 
@@ -139,6 +145,54 @@ fuzz: initramfs
 vm: initramfs
 	scripts/vm/run-vm --mode shell --kernel $(VMLINUZ) \
 		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name shell
+
+# The debug-kernel tier: a kernel with KASAN, lockdep, kmemleak, fault
+# injection and KUnit, built once from linux-source-6.1 and cached (see
+# scripts/debug-kernel.sh); our modules built out of tree against it.
+DEBUG_KDIR = $(shell scripts/debug-kernel.sh --path 2>/dev/null)
+DEBUG_BUILD := $(BUILD)/debug
+DEBUG_VM_TIMEOUT ?= 2400
+
+debug-kernel:
+	scripts/debug-kernel.sh >/dev/null
+
+# Out of tree, as DKMS would build them, from a copy of the sources (M=
+# builds in place, and kernel/ holds the build for Debian's kernel).
+debug-modules:
+	@test -n "$(DEBUG_KDIR)" || { echo "no debug kernel: make debug-kernel"; exit 1; }
+	@mkdir -p $(DEBUG_BUILD)/src
+	@rsync -rc --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+		--exclude='.*.cmd' --exclude=modules.order --exclude=Module.symvers \
+		--include='/Kconfig' --include='/kernel/***' \
+		--include='/include/***' --include='/selftests/' \
+		--include='/selftests/harness/' \
+		--include='/selftests/harness/*_module/***' --exclude='*' \
+		./ $(DEBUG_BUILD)/src/
+	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_BUILD)/src/kernel KCFLAGS=-Werror \
+		$$(scripts/kconfig-defaults Kconfig $(DEBUG_KDIR)/include/config/auto.conf) modules
+	@for m in warn_module sanitizer_module; do \
+		$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_BUILD)/src/selftests/harness/$$m \
+			KCFLAGS=-Werror modules || exit 1; done
+	@rm -rf $(DEBUG_BUILD)/stage && mkdir -p $(DEBUG_BUILD)/stage/ksft/harness
+	cp $(DEBUG_BUILD)/src/selftests/harness/*_module/*.ko \
+		$(DEBUG_BUILD)/stage/ksft/harness/
+
+# The debug stage comes last: its harness modules replace Debian's
+debug-initramfs: stage debug-modules
+	MODROOT=$(DEBUG_KDIR)/../mod-root MODULES_DIR=$(DEBUG_BUILD)/src/kernel \
+		scripts/vm/mkinitramfs.sh $$($(MAKE) -s -C $(DEBUG_KDIR) kernelrelease) \
+		$(BUILD)/initramfs-debug.cpio $(BUILD)/stage $(DEBUG_BUILD)/stage
+
+# Some tests on the debug kernel: make check-debug-run VM_TESTS=fpga:port_test
+check-debug-run: debug-initramfs
+	scripts/vm/run-vm --kernel $(DEBUG_KDIR)/arch/x86/boot/bzImage \
+		--initrd $(BUILD)/initramfs-debug.cpio --log-dir $(BUILD)/logs \
+		--name debug --timeout $(DEBUG_VM_TIMEOUT) --tests "$(VM_TESTS)"
+
+# The whole tier, from a cold cache if need be
+check-debug:
+	@scripts/deps.sh --check >/dev/null || scripts/deps.sh
+	@scripts/check-debug.sh
 
 clean: clean-modules
 	$(MAKE) -C selftests clean

@@ -13,24 +13,7 @@ mkdir -p "$logs"
 MAKE=${MAKE:-make}
 M="$MAKE --no-print-directory"
 start=$(date +%s)
-passed=0
-failed=0
-
-pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; }
-
-# step NAME COMMAND...: one test; output kept in build/logs/NAME.log
-step()
-{
-	name=$1
-	shift
-	if "$@" > "$logs/$name.log" 2>&1; then
-		pass "$name"
-	else
-		fail "$name (log: $logs/$name.log)"
-		tail -n 20 "$logs/$name.log" | sed 's/^/     | /'
-	fi
-}
+. "$top/scripts/check-lib.sh"
 
 echo "== build and lint"
 step checkpatch scripts/checkpatch.sh
@@ -51,33 +34,11 @@ fi
 
 echo "== selftests in the VM"
 step initramfs $M initramfs
-vm_out=$logs/vm-run.txt
-scripts/vm/run-vm --kernel "/boot/vmlinuz-$kver" \
-	--initrd build/initramfs.cpio --log-dir "$logs" \
-	--timeout "${VM_TIMEOUT:-480}" --tests "${VM_TESTS:-}" | tee "$vm_out"
-summary=$(sed -n 's/^run-vm: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$vm_out")
-if [ -z "$summary" ]; then
-	fail "vm-run (no summary)"
-else
-	passed=$((passed + ${summary% *}))
-	failed=$((failed + ${summary#* }))
-fi
+vm_kernel=/boot/vmlinuz-$kver
+vm_initrd=build/initramfs.cpio
+vm_tests vm "${VM_TIMEOUT:-480}" "${VM_TESTS:-}"
 
 echo "== the harness detects failures (each in its own short VM)"
-# expect_failure NAME TEST PATTERN: the run must fail, saying PATTERN
-expect_failure()
-{
-	out=$logs/harness-$1.txt
-	if scripts/vm/run-vm --kernel "/boot/vmlinuz-$kver" \
-		--initrd build/initramfs.cpio --log-dir "$logs" \
-		--name "harness-$1" --timeout "$4" --tests "$2" > "$out" 2>&1; then
-		fail "harness detects $1 (the run passed)"
-	elif grep -q "$3" "$out"; then
-		pass "harness detects $1"
-	else
-		fail "harness detects $1 (no '$3' in $out)"
-	fi
-}
 expect_failure failing-test harness:deliberate_fail \
 	"^FAIL harness:deliberate_fail/global.deliberately_fails" 120
 expect_failure kernel-warn harness:kernel_warn.sh \
@@ -85,6 +46,4 @@ expect_failure kernel-warn harness:kernel_warn.sh \
 expect_failure guest-hang harness:guest_hang.sh \
 	"^FAIL guest hung .* while running harness:guest_hang.sh" 25
 
-echo "== make check took $(( $(date +%s) - start )) s"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish "$start"

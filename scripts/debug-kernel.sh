@@ -7,11 +7,17 @@
 # Kconfig and Kbuild files are used as a kernel uses them).
 #
 # The kernel is cached outside the repository, keyed by a hash of the
-# config fragment, this script and the source package version; a later run
-# with the same key only syncs the suite into the tree and rebuilds what
-# changed.  Prints the build directory (the KDIR for out-of-tree modules);
-# bzImage is in arch/x86/boot/, the installed modules in mod-root/.
+# config fragment's options, the source package version and TREE_LAYOUT (bump it when
+# the way the tree is prepared changes); a later run with the same key only
+# syncs the suite into the tree and rebuilds what changed.  Prints the
+# build directory (the KDIR for out-of-tree modules); bzImage is in
+# arch/x86/boot/, the installed modules in ../mod-root/.
+#
+#   debug-kernel.sh          build or update, print the build directory
+#   debug-kernel.sh --path   print it if a build is complete, else fail
 set -euo pipefail
+
+TREE_LAYOUT=1
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
@@ -20,11 +26,19 @@ tarball=/usr/src/linux-source-6.1.tar.xz
 [ -r "$tarball" ] || { echo "debug-kernel: $tarball missing (make deps)" >&2; exit 1; }
 version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}/debug-kernel
-key=$(cat "$fragment" "$0" <(echo "$version") | sha256sum | cut -c1-12)
+# Comments in the fragment do not change the kernel: not in the key
+key=$(grep -v -e '^#' -e '^$' "$fragment" | cat - <(echo "$version $TREE_LAYOUT") |
+	sha256sum | cut -c1-12)
 src=$cache/src-$version
 out=$cache/$key
 jobs=${JOBS:-$(nproc)}
 log() { echo "debug-kernel: $*" >&2; }
+
+if [ "${1:-}" = --path ]; then
+	[ -e "$out/.complete" ] || { log "not built yet: make debug-kernel"; exit 1; }
+	echo "$out/build"
+	exit 0
+fi
 
 mkdir -p "$cache"
 # One builder at a time: the tree and its cache are shared.
@@ -59,6 +73,11 @@ if [ ! -e "$out/build/.config" ]; then
 	log "configuring $out/build (allnoconfig + debug.config)"
 	kmake KCONFIG_ALLCONFIG="$fragment" allnoconfig >&2
 fi
+# The suite's options: all of them, as modules
+suite_opts=$(sed -n 's/^config \(FPGA_SUITE_[A-Z0-9_]*\)$/\1/p' "$repo/Kconfig")
+for opt in $suite_opts; do
+	"$src/scripts/config" --file "$out/build/.config" --module "$opt"
+done
 kmake olddefconfig >&2
 # Every line of the fragment must have survived: a dependency that is not
 # met drops an option silently otherwise.
@@ -74,6 +93,12 @@ while read -r line; do
 		missing=1
 	fi
 done < "$fragment"
+for opt in $suite_opts; do
+	grep -qx "CONFIG_$opt=m" "$out/build/.config" || {
+		log "suite option not enabled (dependencies?): CONFIG_$opt"
+		missing=1
+	}
+done
 [ "$missing" -eq 0 ] || exit 1
 
 start=$(date +%s)
@@ -83,5 +108,6 @@ rm -rf "$out/mod-root.tmp"
 kmake INSTALL_MOD_PATH="$out/mod-root.tmp" modules_install >/dev/null
 rm -rf "$out/mod-root"
 mv "$out/mod-root.tmp" "$out/mod-root"
+touch "$out/.complete"
 log "built in $(( $(date +%s) - start )) s"
 echo "$out/build"

@@ -29,6 +29,9 @@
  * @ioaddr:	kernel mapping of the MMIO window holding the DFL
  * @start:	physical address of the window (for user mmap)
  * @len:	length of the window in bytes
+ * @first:	offset of the list's first DFH in the window (usually 0)
+ * @bar:	PCI BAR the window is (0 otherwise): the FME's port offset
+ *		registers name a BAR, and only ports in this one are walked
  * @cacheable:	the window is ordinary memory, to be mapped cacheable
  * @irqs:	Linux irq number of each interrupt vector of the card
  * @num_irqs:	number of entries in @irqs
@@ -38,6 +41,8 @@ struct fpga_dfl_card_info {
 	void __iomem *ioaddr;
 	phys_addr_t start;
 	resource_size_t len;
+	resource_size_t first;
+	u8 bar;
 	bool cacheable;
 	const int *irqs;
 	unsigned int num_irqs;

@@ -485,10 +485,11 @@ static void fpga_dfl_walk_fme_ports(struct fpga_dfl_card *card)
 				 "port %u is assigned to a VF\n", n);
 			continue;
 		}
-		if (FIELD_GET(FME_PORT_OFST_BAR, v)) {
-			dfl_report(card, FME_HDR_PORT_OFST(n),
-				   "port %u is in BAR %llu, outside this window",
-				   n, FIELD_GET(FME_PORT_OFST_BAR, v));
+		/* The card driver registers ports in other BARs on their own */
+		if (FIELD_GET(FME_PORT_OFST_BAR, v) != card->info.bar) {
+			dev_info(card->info.parent,
+				 "port %u is in BAR %llu, not in this window (BAR %u)\n",
+				 n, FIELD_GET(FME_PORT_OFST_BAR, v), card->info.bar);
 			continue;
 		}
 		fpga_dfl_walk_list(card, FIELD_GET(FME_PORT_OFST_DFH, v));
@@ -561,7 +562,7 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 		fpga_dfl_card_free(card);
 		return ERR_PTR(-ENOMEM);
 	}
-	fpga_dfl_walk_list(card, 0);
+	fpga_dfl_walk_list(card, info->first);
 	if (card->fme)
 		fpga_dfl_walk_fme_ports(card);
 	kfree(card->claims);

@@ -11,6 +11,9 @@
 #   each STAGE_DIR is copied over the root (e.g. a DESTDIR of make install)
 #   MODULES_DIR=DIR: take our modules from a build tree instead of the DKMS
 #   install (quick iteration without touching the host's DKMS state)
+#   MODROOT=DIR: the kernel's module tree is DIR/lib/modules/KVER (a
+#   kernel of our own, e.g. the debug kernel's modules_install) rather
+#   than the host's /lib/modules/KVER
 set -eu
 
 [ $# -ge 2 ] || { echo "usage: $0 KVER OUTPUT [STAGE_DIR...]" >&2; exit 2; }
@@ -18,12 +21,14 @@ kver=$1
 out=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
+modroot=${MODROOT:-}
 moddir=/lib/modules/$kver
+hostmoddir=$modroot$moddir
 
 # Debian modules the tests use directly, besides what ours depend on.
 EXTRA_MODULES="uio drm drm_shmem_helper vgem configfs"
 
-[ -d "$moddir" ] || { echo "$0: $moddir missing (make deps)" >&2; exit 1; }
+[ -d "$hostmoddir" ] || { echo "$0: $hostmoddir missing (make deps)" >&2; exit 1; }
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
@@ -76,22 +81,23 @@ copy_elf "$perf"
 # Modules: ours from the DKMS install path, and the closure of their
 # dependencies and of EXTRA_MODULES in Debian's tree.
 mkdir -p "$root$moddir"
-cp "$moddir"/modules.order "$moddir"/modules.builtin \
-	"$moddir"/modules.builtin.modinfo "$root$moddir"/
+cp "$hostmoddir"/modules.order "$hostmoddir"/modules.builtin \
+	"$hostmoddir"/modules.builtin.modinfo "$root$moddir"/
 ours=""
 if [ -n "${MODULES_DIR:-}" ]; then
 	mkdir -p "$root$moddir/updates/dkms"
 	find "$MODULES_DIR" -name '*.ko' -exec cp {} "$root$moddir/updates/dkms/" \;
-elif [ -d "$moddir/updates/dkms" ]; then
-	ours=$(find "$moddir/updates/dkms" -name '*.ko*' -exec basename {} \; |
+elif [ -d "$hostmoddir/updates/dkms" ]; then
+	ours=$(find "$hostmoddir/updates/dkms" -name '*.ko*' -exec basename {} \; |
 		sed 's/\.ko.*//')
 fi
 for mod in $ours $EXTRA_MODULES; do
-	modprobe -S "$kver" --show-depends "$mod" 2>/dev/null |
-		awk '$1 == "insmod" { print $2 }'
+	modprobe ${modroot:+-d "$modroot"} -S "$kver" --show-depends "$mod" \
+		2>/dev/null | awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r ko; do
-	mkdir -p "$root$(dirname "$ko")"
-	cp "$ko" "$root$ko"
+	guest=${ko#"$modroot"}
+	mkdir -p "$root$(dirname "$guest")"
+	cp "$ko" "$root$guest"
 done
 
 # Our tools, libraries, tests (each stage dir laid over the root).

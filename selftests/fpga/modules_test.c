@@ -11,6 +11,7 @@
 /* The modules the suite installs; a new module must be added here. */
 static const char *const suite_modules[] = {
 	"fpga_dfl",
+	"fpga_dfl_pci",
 	"fpga_sim",
 	"fpga_port",
 	"fpga_fme",
@@ -32,6 +33,12 @@ FIXTURE_VARIANT_ADD(module, fpga_dfl) {
 	.name = "fpga_dfl",
 	.sysfs = "/sys/bus/fpga_dfl/devices",
 	.needs = NULL,
+};
+
+FIXTURE_VARIANT_ADD(module, fpga_dfl_pci) {
+	.name = "fpga_dfl_pci",
+	.sysfs = "/sys/bus/pci/drivers/fpga_dfl_pci",
+	.needs = "fpga_dfl",
 };
 
 FIXTURE_VARIANT_ADD(module, fpga_sim) {

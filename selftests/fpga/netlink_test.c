@@ -468,7 +468,8 @@ TEST_F(nl, dump_agrees_with_sysfs)
 }
 
 /* Dumps race card removal (dfl-netlink.c: fpga_dfl_hw_rwsem): all succeed */
-TEST_F(nl, dump_while_cards_come_and_go)
+/* 30 cycles take a few seconds, a minute or more on the debug kernel */
+TEST_F_TIMEOUT(nl, dump_while_cards_come_and_go, 240)
 {
 	struct nlt_devs *devs = calloc(1, sizeof(*devs));
 	int i, status, dumps = 0;

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Shared by check.sh and check-debug.sh: counting, steps with logs, a run of
+# kselftests in the VM, and runs that must fail.  The caller sets logs,
+# vm_kernel and vm_initrd.
+
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); echo "ok   $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+
+# step NAME COMMAND...: one test; output kept in $logs/NAME.log
+step()
+{
+	name=$1
+	shift
+	if "$@" > "$logs/$name.log" 2>&1; then
+		pass "$name"
+	else
+		fail "$name (log: $logs/$name.log)"
+		tail -n 20 "$logs/$name.log" | sed 's/^/     | /'
+	fi
+}
+
+# vm_tests NAME TIMEOUT TESTS: the kselftests TESTS (empty: the default
+# collections) in one VM; each result counts
+vm_tests()
+{
+	vm_out=$logs/$1-run.txt
+	scripts/vm/run-vm --kernel "$vm_kernel" --initrd "$vm_initrd" \
+		--log-dir "$logs" --name "$1" --timeout "$2" --tests "$3" |
+		tee "$vm_out"
+	summary=$(sed -n 's/^run-vm: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$vm_out")
+	if [ -z "$summary" ]; then
+		fail "$1 (no summary)"
+	else
+		passed=$((passed + ${summary% *}))
+		failed=$((failed + ${summary#* }))
+	fi
+}
+
+# expect_failure NAME TEST PATTERN TIMEOUT: the run must fail, saying PATTERN
+expect_failure()
+{
+	out=$logs/harness-$1.txt
+	if scripts/vm/run-vm --kernel "$vm_kernel" --initrd "$vm_initrd" \
+		--log-dir "$logs" --name "harness-$1" --timeout "$4" \
+		--tests "$2" > "$out" 2>&1; then
+		fail "harness detects $1 (the run passed)"
+	elif grep -q "$3" "$out"; then
+		pass "harness detects $1"
+	else
+		fail "harness detects $1 (no '$3' in $out)"
+	fi
+}
+
+# finish START: the closing lines; the exit status of the whole check
+finish()
+{
+	echo "== $(basename "$0" .sh) took $(( $(date +%s) - $1 )) s"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}

@@ -1,0 +1,4 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# A kmemleak report the host must catch (debug kernel; see sanitizer_bug.sh)
+exec "$(dirname "$0")/sanitizer_bug.sh" kmemleak

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * PCI DFL cards in the test VM: QEMU ivshmem-plain devices whose BAR 2 is
+ * an image written by scripts/dfl-image.  Find them by the name in the
+ * image's control block, reach the control block of the host model
+ * (scripts/vm/dfl-model), and find the FME and ports made of a card.
+ */
+#ifndef _FPGA_SELFTEST_PCI_UTIL_H
+#define _FPGA_SELFTEST_PCI_UTIL_H
+
+#include <stdint.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "sysfs_util.h"
+
+#define PCI_DEVICES	"/sys/bus/pci/devices"
+#define PCI_DRIVER	"/sys/bus/pci/drivers/fpga_dfl_pci"
+#define IVSHMEM_ID	"1af4 1110"
+
+/* Control block at the end of the image (scripts/dfl-image) */
+#define CTL_SIZE	0x1000
+#define CTL_MAGIC	0x4c444f4d4c464400ULL
+#define CTL_NAME	0x80
+/* The model's knob: the last 32 bytes of port 0's AFU */
+#define KNOB_STOP(afu_size)	((afu_size) - 0x20)
+#define KNOB_STATE(afu_size)	((afu_size) - 0x18)
+#define KNOB_DOORBELL(afu_size)	((afu_size) - 0x10)	/* BIT(k): vector k */
+#define MODEL_RUNNING	1
+#define MODEL_STOPPED	2
+
+/**
+ * struct pci_card - one ivshmem card
+ * @bdf:	PCI address ("0000:00:10.0")
+ */
+struct pci_card {
+	char bdf[32];
+};
+
+/*
+ * Does the image in BAR 2 of @bdf carry the name @name?  Only while no
+ * driver holds the BAR: with one bound, the kernel refuses (and revokes)
+ * user mappings of it (CONFIG_IO_STRICT_DEVMEM).
+ */
+static inline int pci_image_named(const char *bdf, const char *name)
+{
+	char path[256];
+	struct stat st;
+	uint8_t *bar;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), PCI_DEVICES "/%.31s/resource2", bdf);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || st.st_size < 2 * CTL_SIZE) {
+		close(fd);
+		return -ENODEV;
+	}
+	bar = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (bar == MAP_FAILED)
+		return -errno;
+	ret = *(volatile uint64_t *)(bar + st.st_size - CTL_SIZE) == CTL_MAGIC &&
+	      !strncmp((char *)bar + st.st_size - CTL_SIZE + CTL_NAME, name, 64);
+	munmap(bar, st.st_size);
+	return ret ? 0 : -ENOENT;
+}
+
+/* How many ivshmem functions (plain or doorbell) the VM has */
+static inline int pci_ivshmem_count(void)
+{
+	char path[300], id[32];
+	struct dirent *de;
+	DIR *d = opendir(PCI_DEVICES);
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		snprintf(path, sizeof(path), PCI_DEVICES "/%.64s/device",
+			 de->d_name);
+		if (!sysfs_read(path, id, sizeof(id)) && !strcmp(id, "0x1110"))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Find the unbound ivshmem card whose image is named @name; 0 or -ENOENT */
+static inline int pci_card_find(struct pci_card *c, const char *name)
+{
+	char path[300], id[32];
+	struct dirent *de;
+	DIR *d = opendir(PCI_DEVICES);
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		snprintf(path, sizeof(path), PCI_DEVICES "/%.64s/device",
+			 de->d_name);
+		if (sysfs_read(path, id, sizeof(id)) || strcmp(id, "0x1110"))
+			continue;
+		if (strlen(de->d_name) >= sizeof(c->bdf) ||
+		    pci_image_named(de->d_name, name))
+			continue;
+		snprintf(c->bdf, sizeof(c->bdf), "%s", de->d_name);
+		closedir(d);
+		return 0;
+	}
+	closedir(d);
+	return -ENOENT;
+}
+
+/*
+ * Stop (1) or resume (0) the host model through the knob in port 0's AFU
+ * (@afu: the port's AFU region mapped read-write, @size its size), and wait
+ * up to 5 s for it to say so; 0 or -ETIMEDOUT.
+ */
+static inline int pci_model_stop(volatile uint64_t *afu, size_t size, int stop)
+{
+	uint64_t want = stop ? MODEL_STOPPED : MODEL_RUNNING;
+	int i;
+
+	afu[KNOB_STATE(size) / 8] = 0;
+	afu[KNOB_STOP(size) / 8] = stop;
+	for (i = 0; i < 500; i++) {
+		if (afu[KNOB_STATE(size) / 8] == want)
+			return 0;
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}
+
+/* Number N of the @index-th child @prefix.N of the card, or -ENOENT */
+static inline int pci_child_at(struct pci_card *c, const char *prefix,
+			       unsigned int index)
+{
+	int nums[8], n = 0, i, j, t;
+	char dir[128];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), PCI_DEVICES "/%s", c->bdf);
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && n < 8)
+		if (!strncmp(de->d_name, prefix, strlen(prefix)))
+			nums[n++] = atoi(de->d_name + strlen(prefix));
+	closedir(d);
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (nums[j] < nums[i]) {
+				t = nums[i];
+				nums[i] = nums[j];
+				nums[j] = t;
+			}
+	return index < (unsigned int)n ? nums[index] : -ENOENT;
+}
+
+static inline int pci_children(struct pci_card *c, const char *prefix)
+{
+	char dir[128];
+
+	snprintf(dir, sizeof(dir), PCI_DEVICES "/%s", c->bdf);
+	return count_entries(dir, prefix);
+}
+
+static inline int pci_bind(struct pci_card *c)
+{
+	return sysfs_write(PCI_DRIVER "/bind", c->bdf);
+}
+
+/* Unbind if bound; 0 or -errno */
+static inline int pci_unbind(struct pci_card *c)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver", c->bdf);
+	if (!path_exists(path))
+		return 0;
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver/unbind", c->bdf);
+	return sysfs_write(path, c->bdf);
+}
+
+#endif /* _FPGA_SELFTEST_PCI_UTIL_H */
