@@ -178,6 +178,7 @@ static inline int kmemleak_ours(void)
 		}
 	}
 	fclose(f);
+	fflush(stdout);
 	return ours;
 }
 
@@ -251,6 +252,8 @@ static inline int fault_sweep(const char *name, int (*op)(void *),
 		if (check(ctx, ret)) {
 			printf("# %s: broken after failing allocation %d (op returned %d)\n",
 			       name, nth, ret);
+			/* a failed assertion ends the test with _exit() */
+			fflush(stdout);
 			return -1;
 		}
 		if (!hit) {
