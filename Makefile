@@ -51,7 +51,7 @@ help:
 	@echo "                   fault injection, fuzzing (kernel cached in ~/.cache)"
 	@echo "make check-debug-run VM_TESTS=...  some tests on the cached debug kernel"
 	@echo "make bench         benchmarks in the VM (table + build/bench.json)"
-	@echo "make fuzz          syscall fuzzer in the VM (FUZZ_SECONDS=, FUZZ_SEED=)"
+	@echo "make fuzz          syscall fuzzer in the VM (FUZZ_SECONDS=, FUZZ_SEED=, FUZZ_ARGS=)"
 	@echo "make vm            interactive shell in the VM with everything loaded"
 	@echo "make deps          install the Debian packages the suite needs"
 	@echo "make check-run VM_TESTS=fpga:sim_test [VM_MODULES=build]"
@@ -133,13 +133,14 @@ bench: initramfs
 		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name bench \
 		--timeout 900 --json-out $(BUILD)/bench.json
 
-# The syscall fuzzer in the VM for FUZZ_SECONDS (seed: FUZZ_SEED or random)
+# The syscall fuzzer in the VM for FUZZ_SECONDS (seed: FUZZ_SEED or random;
+# FUZZ_ARGS: more fpga_fuzz options, e.g. "-w 1 -n 5000" to replay)
 FUZZ_SECONDS ?= 120
 fuzz: initramfs
 	scripts/vm/run-vm --mode fuzz --kernel $(VMLINUZ) \
 		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name fuzz \
 		--timeout $$(( $(FUZZ_SECONDS) + 120 )) \
-		--fuzz-args "-t $(FUZZ_SECONDS) -n 1000000000 $(if $(FUZZ_SEED),-s $(FUZZ_SEED))"
+		--fuzz-args "-t $(FUZZ_SECONDS) -n 1000000000 $(if $(FUZZ_SEED),-s $(FUZZ_SEED)) $(FUZZ_ARGS)"
 
 vm: initramfs
 	scripts/vm/run-vm --mode shell --kernel $(VMLINUZ) \

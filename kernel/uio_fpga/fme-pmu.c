@@ -113,9 +113,11 @@ static u64 fpga_pmu_field_prep(enum fpga_pmu_field_id id, u64 val)
  * @cpu:	the CPU events count on; written by the hotplug callback
  * @num_ports:	ports with counters (CNTR_CAP)
  * @num_events:	counters per port (CNTR_CAP)
- * @lock:	protects @base, @nr_events, @active and the prev_count, count
- *		and state of every event while it is on @active
+ * @lock:	protects @base, @registered, @nr_events, @active and the
+ *		prev_count, count and state of every event while it is on
+ *		@active
  * @base:	the counter bank's registers; NULL once the card is gone
+ * @registered:	perf_pmu_register() has returned: events may be created
  * @nr_events:	events initialised and not yet destroyed
  * @active:	events added to the PMU (pmu->add) and not yet deleted
  */
@@ -131,6 +133,7 @@ struct fpga_pmu {
 	unsigned int num_events;
 	raw_spinlock_t lock;	/* base, nr_events, active, event counts */
 	void __iomem *base;
+	bool registered;
 	unsigned int nr_events;
 	struct list_head active;
 };
@@ -517,8 +520,14 @@ static int fpga_pmu_event_init(struct perf_event *event)
 	if (ret)
 		return ret;
 
+	/*
+	 * perf_pmu_register() of 6.1 makes the PMU's type known (idr, sysfs)
+	 * before it allocates the per-CPU contexts, and perf_event_open()
+	 * finds a PMU by type without waiting for it: an event created in
+	 * between would be put in a context that is not there yet.
+	 */
 	raw_spin_lock_irqsave(&fpmu->lock, flags);
-	if (fpmu->base)
+	if (fpmu->base && fpmu->registered)
 		fpmu->nr_events++;
 	else
 		ret = -ENODEV;
@@ -654,6 +663,7 @@ struct fpga_pmu *fpga_pmu_card_add(struct fpga_dfl_device *fdev)
 {
 	struct fpga_dfl_feature *feat;
 	struct fpga_pmu *fpmu;
+	unsigned long flags;
 	int ret;
 
 	feat = fpga_dfl_find_feature(fdev, FME_FEATURE_ID_COUNTERS);
@@ -705,6 +715,9 @@ struct fpga_pmu *fpga_pmu_card_add(struct fpga_dfl_device *fdev)
 	ret = perf_pmu_register(&fpmu->pmu, fpmu->name, -1);
 	if (ret)
 		goto err_remove_instance;
+	raw_spin_lock_irqsave(&fpmu->lock, flags);
+	fpmu->registered = true;
+	raw_spin_unlock_irqrestore(&fpmu->lock, flags);
 	list_add_tail(&fpmu->entry, &fpga_pmu_list);
 	mutex_unlock(&fpga_pmu_list_lock);
 	return fpmu;

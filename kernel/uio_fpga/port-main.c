@@ -5,9 +5,8 @@
  * Each port gets /dev/fpga-port.N with the ioctl ABI of <linux/fpga-dfl.h>,
  * so programs written for upstream DFL run unchanged.  Two lifetimes meet
  * here: the hardware ends at remove(), the struct fpga_port ends when the
- * last open file is closed.  Every file operation takes port->unplug (the
- * mapping paths port->map_lock) for reading and fails with -ENODEV once
- * the port is gone.
+ * last open file is closed.  Every file operation runs in an SRCU read
+ * section of port->unplug and fails with -ENODEV once the port is gone.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,7 +35,7 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 					      cdev);
 	bool excl = file->f_flags & O_EXCL;
 	struct fpga_port_file *pf;
-	int ret = 0;
+	int ret = 0, idx;
 
 	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
 	if (!pf)
@@ -46,9 +45,9 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 	pf->dma_maps = RB_ROOT;
 	mutex_init(&pf->dma_lock);
 
-	down_read(&port->unplug);
+	idx = srcu_read_lock(&port->unplug);
 	mutex_lock(&port->lock);
-	if (port->gone)
+	if (READ_ONCE(port->gone))
 		ret = -ENODEV;
 	else if (port->excl || (excl && port->open_count))
 		ret = -EBUSY;
@@ -59,7 +58,7 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 		get_device(&port->chardev);
 	}
 	mutex_unlock(&port->lock);
-	up_read(&port->unplug);
+	srcu_read_unlock(&port->unplug, idx);
 
 	if (ret) {
 		kfree(pf);
@@ -74,8 +73,9 @@ static int fpga_port_release(struct inode *inode, struct file *file)
 	struct fpga_port_file *pf = file->private_data;
 	struct fpga_port *port = pf->port;
 	bool last;
+	int idx;
 
-	down_read(&port->unplug);
+	idx = srcu_read_lock(&port->unplug);
 	fpga_port_fences_cancel(port, pf, -ECANCELED);
 	fpga_port_dma_unmap_all(pf);
 
@@ -87,12 +87,12 @@ static int fpga_port_release(struct inode *inode, struct file *file)
 	mutex_unlock(&port->lock);
 
 	/* Like upstream: the next user finds the AFU reset, no eventfds bound */
-	if (last && !port->gone) {
+	if (last && !READ_ONCE(port->gone)) {
 		fpga_dfl_irqs_unbind_all(&port->err_irqs);
 		fpga_dfl_irqs_unbind_all(&port->uint_irqs);
 		fpga_port_reset(port);
 	}
-	up_read(&port->unplug);
+	srcu_read_unlock(&port->unplug, idx);
 
 	kfree(pf);
 	put_device(&port->chardev);
@@ -146,13 +146,14 @@ static long fpga_port_ioctl(struct file *file, unsigned int cmd,
 	struct fpga_port_file *pf = file->private_data;
 	struct fpga_port *port = pf->port;
 	long ret;
+	int idx;
 
-	down_read(&port->unplug);
-	if (port->gone)
+	idx = srcu_read_lock(&port->unplug);
+	if (READ_ONCE(port->gone))
 		ret = -ENODEV;
 	else
 		ret = fpga_port_ioctl_locked(pf, cmd, arg);
-	up_read(&port->unplug);
+	srcu_read_unlock(&port->unplug, idx);
 	return ret;
 }
 
@@ -170,6 +171,7 @@ static void fpga_port_chardev_release(struct device *dev)
 {
 	struct fpga_port *port = container_of(dev, struct fpga_port, chardev);
 
+	cleanup_srcu_struct(&port->unplug);
 	ida_free(&fpga_port_minor_ida, MINOR(dev->devt));
 	kfree(port);
 }
@@ -195,10 +197,15 @@ static int fpga_port_probe(struct fpga_dfl_device *fdev)
 		return minor;
 	}
 
+	/* Before the chardev exists: its release cleans this up */
+	ret = init_srcu_struct(&port->unplug);
+	if (ret) {
+		ida_free(&fpga_port_minor_ida, minor);
+		kfree(port);
+		return ret;
+	}
 	port->fdev = fdev;
 	port->id = fdev->id;
-	init_rwsem(&port->unplug);
-	init_rwsem(&port->map_lock);
 	mutex_init(&port->lock);
 	INIT_LIST_HEAD(&port->files);
 	port->hdr = fdev->hdr.ioaddr;
@@ -267,12 +274,8 @@ static void fpga_port_remove(struct fpga_dfl_device *fdev)
 	/* No new opens; open files stay, and find the port gone */
 	cdev_device_del(&port->cdev, &port->chardev);
 
-	down_write(&port->unplug);
 	WRITE_ONCE(port->gone, true);
-	up_write(&port->unplug);
-	/* And wait for the mmap()s and faults in flight to see it */
-	down_write(&port->map_lock);
-	up_write(&port->map_lock);
+	synchronize_srcu(&port->unplug);
 
 	/*
 	 * Nothing runs in a file operation any more.  Take back what open

@@ -102,19 +102,19 @@ static int fpga_port_vm_access(struct vm_area_struct *vma, unsigned long addr,
 	struct fpga_port *port = pf->port;
 	unsigned long offset = (vma->vm_pgoff << PAGE_SHIFT) +
 			       (addr - vma->vm_start);
-	int ret = len;
+	int ret = len, idx;
 
 	if (len <= 0 || !fpga_port_region_fits(port->afu_size, offset, len))
 		return -EINVAL;
 
-	down_read(&port->map_lock);
+	idx = srcu_read_lock(&port->unplug);
 	if (READ_ONCE(port->gone))
 		ret = -ENODEV;
 	else if (write)
 		memcpy_toio(port->afu + offset, buf, len);
 	else
 		memcpy_fromio(buf, port->afu + offset, len);
-	up_read(&port->map_lock);
+	srcu_read_unlock(&port->unplug, idx);
 	return ret;
 }
 
@@ -125,15 +125,16 @@ static vm_fault_t fpga_port_vm_fault(struct vm_fault *vmf)
 	struct fpga_port *port = pf->port;
 	unsigned long offset = vmf->pgoff << PAGE_SHIFT;	/* in the region */
 	vm_fault_t ret;
+	int idx;
 
-	down_read(&port->map_lock);
+	idx = srcu_read_lock(&port->unplug);
 	if (READ_ONCE(port->gone) || offset >= port->afu_size)
 		ret = VM_FAULT_SIGBUS;
 	else
 		ret = vmf_insert_pfn_prot(vma, vmf->address,
 					  (port->afu_start + offset) >> PAGE_SHIFT,
 					  vma->vm_page_prot);
-	up_read(&port->map_lock);
+	srcu_read_unlock(&port->unplug, idx);
 	return ret;
 }
 
@@ -148,7 +149,7 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 	struct fpga_port *port = pf->port;
 	u64 offset = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	u64 size = vma->vm_end - vma->vm_start;
-	int ret;
+	int ret, idx;
 
 	if (!(vma->vm_flags & VM_SHARED)) {
 		dev_dbg(&port->chardev, "mmap: MAP_SHARED is required\n");
@@ -161,7 +162,7 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	}
 
-	down_read(&port->map_lock);
+	idx = srcu_read_lock(&port->unplug);
 	if (READ_ONCE(port->gone)) {
 		ret = -ENODEV;
 	} else {
@@ -174,7 +175,7 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 			vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 		ret = 0;
 	}
-	up_read(&port->map_lock);
+	srcu_read_unlock(&port->unplug, idx);
 	trace_region_mmap(port, offset, size, ret);
 	return ret;
 }

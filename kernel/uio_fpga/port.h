@@ -12,9 +12,9 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
-#include <linux/rwsem.h>
 #include <linux/scatterlist.h>
 #include <linux/spinlock.h>
+#include <linux/srcu.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -63,11 +63,10 @@ struct fpga_port_fences {
  * @cdev:	the character device
  * @fdev:	the fpga_dfl device; hardware, valid only while @gone is false
  * @id:		the N of fpga-port.N, usable after @gone (tracepoints)
- * @unplug:	held for reading by every file operation that touches the
- *		hardware, for writing by remove() to set @gone
- * @map_lock:	what @unplug is for the paths that run under the mmap lock
- *		(mmap, fault, access): ioctls fault and pin pages while
- *		holding @unplug, so these must not take it (lock inversion)
+ * @unplug:	an SRCU read section around every file operation that touches
+ *		the hardware; remove() sets @gone and waits for them.  Not a
+ *		rwsem: those operations fault user memory (mmap_lock) and mmap
+ *		runs under mmap_lock, so readers must never wait for remove()
  * @gone:	the port was removed; every operation fails with -ENODEV
  * @lock:	protects @files, @open_count, @excl and serialises resets
  * @files:	open files (struct fpga_port_file), to revoke on unplug
@@ -89,8 +88,7 @@ struct fpga_port {
 	struct cdev cdev;
 	struct fpga_dfl_device *fdev;
 	int id;
-	struct rw_semaphore unplug;
-	struct rw_semaphore map_lock;
+	struct srcu_struct unplug;
 	bool gone;
 	struct mutex lock;	/* files, open_count, excl, resets */
 	struct list_head files;

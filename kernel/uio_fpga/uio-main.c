@@ -24,12 +24,22 @@
 
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 
 #include "uio-fpga.h"
 #include "uio_trace.h"
 
 #define UIO_FPGA_VERSION	"0.1"
+
+/*
+ * The UIO core of 6.1 frees a device's minor before it removes the device
+ * named after it (uio_unregister_device()), so a registration racing an
+ * unregistration can take the same minor and collide with the old uioN in
+ * sysfs: the probe fails with EEXIST.  Our devices register and unregister
+ * one at a time.
+ */
+static DEFINE_MUTEX(uio_fpga_register_lock);
 
 static void uio_fpga_release(struct kref *kref)
 {
@@ -112,7 +122,9 @@ static int uio_fpga_probe(struct fpga_dfl_device *fdev)
 	uf->info.version = UIO_FPGA_VERSION;
 	uf->info.mmap = uio_fpga_mmap;
 	dev_set_drvdata(&fdev->dev, uf);
+	mutex_lock(&uio_fpga_register_lock);
 	ret = uio_register_device(&fdev->dev, &uf->info);
+	mutex_unlock(&uio_fpga_register_lock);
 	trace_uio_bind(fdev->card_id, fdev->id, ret);
 	if (ret)
 		goto err_dma_free;
@@ -135,7 +147,9 @@ static void uio_fpga_remove(struct fpga_dfl_device *fdev)
 	 * on open files fail from now on.  An mmap handler that was running
 	 * has returned (the UIO core runs it under the lock this takes).
 	 */
+	mutex_lock(&uio_fpga_register_lock);
 	uio_unregister_device(&uf->info);
+	mutex_unlock(&uio_fpga_register_lock);
 
 	down_write(&uf->unplug);
 	uf->gone = true;
