@@ -233,6 +233,38 @@ int fc_parse_args(const struct fc_cmd *cmd, int argc, char **argv,
 	return FC_OK;
 }
 
+int fc_parse_timed_args(const struct fc_cmd *cmd, int argc, char **argv,
+			int min, int max, struct fc_args *a, uint64_t *ms,
+			char ***command)
+{
+	const char *time_s = NULL;
+	bool time_set = false;
+	const struct fc_opt opts[] = {
+		{ "time", 't', &time_s, &time_set },
+		{ 0 }
+	};
+	int ret, nargs = argc;
+
+	*command = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			if (i + 1 == argc)
+				return fc_usage_err(cmd, "no command after '--'");
+			*command = argv + i + 1;
+			nargs = i;
+			break;
+		}
+	}
+	ret = fc_parse_args(cmd, nargs, argv, opts, min, max, a);
+	if (ret)
+		return ret;
+	if (time_set && *command)
+		return fc_usage_err(cmd, "--time and a command exclude each other");
+	if (time_set)
+		return fc_parse_u64(cmd, "--time", time_s, 24ULL * 3600 * 1000, ms);
+	return FC_OK;
+}
+
 int fc_parse_u64(const struct fc_cmd *cmd, const char *what, const char *s,
 		 uint64_t max, uint64_t *v)
 {

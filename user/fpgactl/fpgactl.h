@@ -70,6 +70,16 @@ int fc_parse_args(const struct fc_cmd *cmd, int argc, char **argv,
 		  const struct fc_opt *opts, int min, int max,
 		  struct fc_args *a);
 
+/*
+ * The arguments of a command that watches for a while:
+ * "POSITIONALS [--time MS] [-- COMMAND [ARG...]]" (@min..@max positionals).
+ * *@command is what follows "--", or NULL; *@ms changes only with --time.
+ * Returns as fc_parse_args().
+ */
+int fc_parse_timed_args(const struct fc_cmd *cmd, int argc, char **argv,
+			int min, int max, struct fc_args *a, uint64_t *ms,
+			char ***command);
+
 /* A number argument called @what; prints the reason; FC_OK or FC_USAGE */
 int fc_parse_u64(const struct fc_cmd *cmd, const char *what, const char *s,
 		 uint64_t max, uint64_t *v);

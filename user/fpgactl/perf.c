@@ -369,40 +369,18 @@ static void fc_perf_print(const struct fc_pmu *p, double secs, char **argv)
 
 int fc_cmd_perf(const struct fc_cmd *cmd, int argc, char **argv)
 {
-	const char *time_s = NULL;
-	bool time_set = false;
-	const struct fc_opt opts[] = {
-		{ "time", 't', &time_s, &time_set },
-		{ 0 }
-	};
 	char **command = NULL, buf[32];
 	struct fpga_port_ref ref;
 	uint64_t ms = FC_PERF_DEFAULT_MS, v;
 	struct fc_pmu *p;
 	struct fc_args a;
-	int ret, status, nargs = argc;
+	int ret, status;
 	double secs = 0;
 
 	/* fpgactl perf TARGET [--time MS] [-- COMMAND [ARG...]] */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			if (i + 1 == argc)
-				return fc_usage_err(cmd, "no command after '--'");
-			command = argv + i + 1;
-			nargs = i;
-			break;
-		}
-	}
-	ret = fc_parse_args(cmd, nargs, argv, opts, 1, 1, &a);
+	ret = fc_parse_timed_args(cmd, argc, argv, 1, 1, &a, &ms, &command);
 	if (ret)
 		return ret;
-	if (time_set && command)
-		return fc_usage_err(cmd, "--time and a command exclude each other");
-	if (time_set) {
-		ret = fc_parse_u64(cmd, "--time", time_s, 24ULL * 3600 * 1000, &ms);
-		if (ret)
-			return ret;
-	}
 
 	p = calloc(1, sizeof(*p));
 	if (!p) {

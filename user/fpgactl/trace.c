@@ -368,40 +368,18 @@ static int fc_trace_run(struct fc_trace *t, char **argv, uint64_t ms,
 
 int fc_cmd_trace(const struct fc_cmd *cmd, int argc, char **argv)
 {
-	const char *time_s = NULL;
-	bool time_set = false;
-	const struct fc_opt opts[] = {
-		{ "time", 't', &time_s, &time_set },
-		{ 0 }
-	};
 	struct fc_trace t = { .port = -1, .sim = -1, .sim_port = -1 };
 	uint64_t ms = FC_TRACE_DEFAULT_MS;
 	char **command = NULL;
 	struct fpga_port_ref ref;
-	int ret, status = 0, nargs = argc;
+	int ret, status = 0;
 	struct fc_args a;
 	double t0;
 
 	/* fpgactl trace [PORT] [--time MS] [-- COMMAND [ARG...]] */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			if (i + 1 == argc)
-				return fc_usage_err(cmd, "no command after '--'");
-			command = argv + i + 1;
-			nargs = i;
-			break;
-		}
-	}
-	ret = fc_parse_args(cmd, nargs, argv, opts, 0, 1, &a);
+	ret = fc_parse_timed_args(cmd, argc, argv, 0, 1, &a, &ms, &command);
 	if (ret)
 		return ret;
-	if (time_set && command)
-		return fc_usage_err(cmd, "--time and a command exclude each other");
-	if (time_set) {
-		ret = fc_parse_u64(cmd, "--time", time_s, 24ULL * 3600 * 1000, &ms);
-		if (ret)
-			return ret;
-	}
 	if (a.n) {
 		ret = fc_port_lookup(cmd, a.pos[0], &ref);
 		if (ret)
