@@ -14,10 +14,14 @@
  * events: it frees the per-CPU contexts they sit in, and perf still calls
  * the PMU (del, destroy) when their file is closed.  So removal of the card
  * only detaches the hardware: every active event takes a last reading,
- * and from then on reads return that value.  The PMU stays registered
- * until its last event is destroyed, then a work item unregisters and
- * frees it (fpga_pmu_release_work()).  Module references taken by perf for
- * each event keep the module, and the work queue, around until then.
+ * and from then on reads return that value.  A card that takes the same
+ * number attaches to the same PMU as a new generation; events of the old
+ * card keep their last reading.  Once no card has the number and the last
+ * event is destroyed, an RCU-tasks grace period later a work item
+ * unregisters and frees the PMU (fpga_pmu_free_work()).  Nothing waits for
+ * that grace period: on a loaded machine it takes many seconds.  Module
+ * references taken by perf for each event keep the module, and the work
+ * queue, around until then.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -106,26 +110,34 @@ static u64 fpga_pmu_field_prep(enum fpga_pmu_field_id id, u64 val)
  * @pmu:	the perf PMU; callbacks find this structure from it
  * @node:	instance of the CPU hotplug state
  * @entry:	in fpga_pmu_list
- * @release_work: unregisters and frees the PMU once the card is gone and
- *		the last event destroyed
+ * @rcu:	the grace period after the last event went with the card
+ * @free_work:	unregisters and frees the PMU after that grace period
  * @name:	"fpga_pmu_N"
  * @card_id:	N, the card number
  * @cpu:	the CPU events count on; written by the hotplug callback
  * @num_ports:	ports with counters (CNTR_CAP)
  * @num_events:	counters per port (CNTR_CAP)
- * @lock:	protects @base, @registered, @nr_events, @active and the
- *		prev_count, count and state of every event while it is on
- *		@active
- * @base:	the counter bank's registers; NULL once the card is gone
+ * @lock:	protects @num_ports, @num_events, @base, @generation,
+ *		@registered, @nr_events, @grace_pending, @grace_generation,
+ *		@active and the prev_count, count and state of every event
+ *		while it is on @active
+ * @base:	the counter bank's registers; NULL while no card has the
+ *		number
+ * @generation:	bumped each time a card attaches; an event reads the bank
+ *		only while the card it was opened on is attached
+ *		(hw.event_base holds its generation)
  * @registered:	perf_pmu_register() has returned: events may be created
  * @nr_events:	events initialised and not yet destroyed
+ * @grace_pending: @rcu is queued
+ * @grace_generation: @generation when it was queued
  * @active:	events added to the PMU (pmu->add) and not yet deleted
  */
 struct fpga_pmu {
 	struct pmu pmu;
 	struct hlist_node node;
 	struct list_head entry;
-	struct work_struct release_work;
+	struct rcu_head rcu;
+	struct work_struct free_work;
 	char name[32];
 	int card_id;
 	unsigned int cpu;
@@ -133,8 +145,11 @@ struct fpga_pmu {
 	unsigned int num_events;
 	raw_spinlock_t lock;	/* base, nr_events, active, event counts */
 	void __iomem *base;
+	unsigned long generation;
 	bool registered;
 	unsigned int nr_events;
+	bool grace_pending;
+	unsigned long grace_generation;
 	struct list_head active;
 };
 
@@ -142,9 +157,7 @@ struct fpga_pmu {
 
 static enum cpuhp_state fpga_pmu_cpuhp_state;
 static struct workqueue_struct *fpga_pmu_wq;
-/* Every PMU until its release work has run, so that a card added again
- * waits for the old PMU's name to be free.
- */
+/* Every registered PMU: a card added again finds its number's */
 static LIST_HEAD(fpga_pmu_list);
 static DEFINE_MUTEX(fpga_pmu_list_lock);	/* fpga_pmu_list */
 
@@ -380,14 +393,22 @@ static const struct attribute_group *fpga_pmu_attr_groups[] = {
  * 2^64, so a wrap costs nothing.  Once the card is gone the count stays at
  * its last reading.
  */
+
+/* May @event read the bank: is the card it was opened on still there? */
+static bool fpga_pmu_event_live(struct fpga_pmu *fpmu,
+				struct perf_event *event)
+{
+	lockdep_assert_held(&fpmu->lock);
+	return fpmu->base && event->hw.event_base == fpmu->generation;
+}
+
 static void fpga_pmu_event_update(struct fpga_pmu *fpmu,
 				  struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev, now;
 
-	lockdep_assert_held(&fpmu->lock);
-	if (!fpmu->base)
+	if (!fpga_pmu_event_live(fpmu, event))
 		return;
 	now = readq(fpmu->base + hwc->config_base);
 	prev = local64_xchg(&hwc->prev_count, now);
@@ -411,7 +432,7 @@ static void fpga_pmu_event_start(struct perf_event *event, int pmu_flags)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&fpmu->lock, flags);
-	if (fpmu->base)
+	if (fpga_pmu_event_live(fpmu, event))
 		local64_set(&hwc->prev_count,
 			    readq(fpmu->base + hwc->config_base));
 	hwc->state = 0;
@@ -460,6 +481,9 @@ static void fpga_pmu_event_del(struct perf_event *event, int pmu_flags)
 	trace_pmu_del(fpmu->card_id, event, pmu_flags);
 }
 
+static bool fpga_pmu_release_begin(struct fpga_pmu *fpmu);
+static void fpga_pmu_grace_done(struct rcu_head *rcu);
+
 static void fpga_pmu_event_destroy(struct perf_event *event)
 {
 	struct fpga_pmu *fpmu = to_fpga_pmu(event->pmu);
@@ -467,11 +491,11 @@ static void fpga_pmu_event_destroy(struct perf_event *event)
 	bool release;
 
 	raw_spin_lock_irqsave(&fpmu->lock, flags);
-	release = !--fpmu->nr_events && !fpmu->base;
+	fpmu->nr_events--;
+	release = fpga_pmu_release_begin(fpmu);
 	raw_spin_unlock_irqrestore(&fpmu->lock, flags);
-	/* Not here: perf may call us under its pmus_srcu read lock */
 	if (release)
-		queue_work(fpga_pmu_wq, &fpmu->release_work);
+		call_rcu_tasks(&fpmu->rcu, fpga_pmu_grace_done);
 }
 
 /* Groups may hold this PMU's events and software events only */
@@ -512,10 +536,6 @@ static int fpga_pmu_event_init(struct perf_event *event)
 		return -EINVAL;
 	if (attr->config1 || attr->config2)
 		return -EINVAL;
-	ret = fpga_pmu_decode(fpmu->num_ports, fpmu->num_events, attr->config,
-			      &event->hw.config_base);
-	if (ret)
-		return ret;
 	ret = fpga_pmu_validate_group(event);
 	if (ret)
 		return ret;
@@ -524,13 +544,19 @@ static int fpga_pmu_event_init(struct perf_event *event)
 	 * perf_pmu_register() of 6.1 makes the PMU's type known (idr, sysfs)
 	 * before it allocates the per-CPU contexts, and perf_event_open()
 	 * finds a PMU by type without waiting for it: an event created in
-	 * between would be put in a context that is not there yet.
+	 * between would be put in a context that is not there yet.  The
+	 * attached card's layout decides which counters exist.
 	 */
 	raw_spin_lock_irqsave(&fpmu->lock, flags);
 	if (fpmu->base && fpmu->registered)
-		fpmu->nr_events++;
+		ret = fpga_pmu_decode(fpmu->num_ports, fpmu->num_events,
+				      attr->config, &event->hw.config_base);
 	else
 		ret = -ENODEV;
+	if (!ret) {
+		event->hw.event_base = fpmu->generation;
+		fpmu->nr_events++;
+	}
 	raw_spin_unlock_irqrestore(&fpmu->lock, flags);
 	if (ret)
 		return ret;
@@ -560,80 +586,140 @@ static int fpga_pmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 }
 
 /*
- * The card is gone and its last event destroyed.  perf's _free_event()
- * calls ->destroy() before it drops the event's reference on the CPU
- * context (memory that perf_pmu_unregister() frees) and reads
+ * No card has the number any more and the last event is destroyed: start
+ * the grace period that ends in fpga_pmu_free_work().  perf's
+ * _free_event() calls ->destroy() before it drops the event's reference on
+ * the CPU context (memory that perf_pmu_unregister() frees) and reads
  * pmu->module; it does not sleep in between.  One RCU-tasks grace period
  * waits for every task to switch voluntarily, so for those last accesses.
- * The hotplug instance goes first: a CPU going offline must not migrate
- * an unregistered PMU.
+ *
+ * Caller holds @fpmu->lock; if this returns true, it calls
+ * call_rcu_tasks(&fpmu->rcu, fpga_pmu_grace_done) after unlocking.
  */
-static void fpga_pmu_release_work(struct work_struct *work)
+static bool fpga_pmu_release_begin(struct fpga_pmu *fpmu)
 {
-	struct fpga_pmu *fpmu = container_of(work, struct fpga_pmu,
-					     release_work);
+	lockdep_assert_held(&fpmu->lock);
+	if (fpmu->base || fpmu->nr_events || fpmu->grace_pending)
+		return false;
+	fpmu->grace_pending = true;
+	fpmu->grace_generation = fpmu->generation;
+	return true;
+}
 
-	synchronize_rcu_tasks();
+static void fpga_pmu_grace_done(struct rcu_head *rcu)
+{
+	struct fpga_pmu *fpmu = container_of(rcu, struct fpga_pmu, rcu);
+
+	/* perf_pmu_unregister() sleeps: not in an RCU callback */
+	queue_work(fpga_pmu_wq, &fpmu->free_work);
+}
+
+/*
+ * After the grace period: free the PMU, unless a card took the number
+ * meanwhile.  If that card came and went, its events' last accesses may
+ * have come after the grace period began: wait for another one.  The
+ * hotplug instance goes first: a CPU going offline must not migrate an
+ * unregistered PMU.  All under fpga_pmu_list_lock, so that a card added
+ * either finds this PMU or none with its name.
+ */
+static void fpga_pmu_free_work(struct work_struct *work)
+{
+	struct fpga_pmu *fpmu = container_of(work, struct fpga_pmu, free_work);
+	unsigned long flags;
+	bool dead, again = false;
+
+	mutex_lock(&fpga_pmu_list_lock);
+	raw_spin_lock_irqsave(&fpmu->lock, flags);
+	fpmu->grace_pending = false;
+	dead = !fpmu->base && !fpmu->nr_events;
+	if (dead && fpmu->generation != fpmu->grace_generation)
+		again = fpga_pmu_release_begin(fpmu);
+	raw_spin_unlock_irqrestore(&fpmu->lock, flags);
+	if (!dead || again) {
+		mutex_unlock(&fpga_pmu_list_lock);
+		if (again)
+			call_rcu_tasks(&fpmu->rcu, fpga_pmu_grace_done);
+		return;
+	}
+	list_del(&fpmu->entry);
 	cpuhp_state_remove_instance_nocalls(fpga_pmu_cpuhp_state, &fpmu->node);
 	perf_pmu_unregister(&fpmu->pmu);
-	mutex_lock(&fpga_pmu_list_lock);
-	list_del(&fpmu->entry);
 	mutex_unlock(&fpga_pmu_list_lock);
 	kfree(fpmu);
 }
 
-/**
- * fpga_pmu_busy() - is an earlier PMU of card @card_id still registered?
- * @card_id: card number
- *
- * Caller holds fpga_pmu_list_lock.
- *
- * Return: 0 if not, -EAGAIN if it is being released, -EBUSY if perf
- * events of the removed card still hold it, -EEXIST if its card is
- * still there (card numbers are unique: never).
- */
-static int fpga_pmu_busy(int card_id)
+/* The PMU of card number @card_id, if it is still registered */
+static struct fpga_pmu *fpga_pmu_find(int card_id)
 {
 	struct fpga_pmu *fpmu;
-	unsigned long flags;
-	int ret = 0;
 
 	lockdep_assert_held(&fpga_pmu_list_lock);
-	list_for_each_entry(fpmu, &fpga_pmu_list, entry) {
-		if (fpmu->card_id != card_id)
-			continue;
-		raw_spin_lock_irqsave(&fpmu->lock, flags);
-		if (fpmu->base)
-			ret = -EEXIST;
-		else
-			ret = fpmu->nr_events ? -EBUSY : -EAGAIN;
+	list_for_each_entry(fpmu, &fpga_pmu_list, entry)
+		if (fpmu->card_id == card_id)
+			return fpmu;
+	return NULL;
+}
+
+/* Ports and counters per port of a counter bank, within the register map */
+static void fpga_pmu_read_cap(struct fpga_dfl_feature *feat,
+			      unsigned int *num_ports, unsigned int *num_events)
+{
+	u64 cap = readq(feat->ioaddr + CNTR_CAP);
+
+	*num_ports = min_t(unsigned int, FIELD_GET(CNTR_CAP_NUM_PORTS, cap),
+			   FME_MAX_PORTS);
+	*num_events = min_t(unsigned int, FIELD_GET(CNTR_CAP_NUM_EVENTS, cap),
+			    CNTR_NUM_EVENTS);
+}
+
+/*
+ * A card takes the number of a removed one whose PMU is still registered
+ * (events of the old card still open, or its release under way): the new
+ * card takes the PMU over, so that adding a card never waits for perf.
+ */
+static int fpga_pmu_attach(struct fpga_pmu *fpmu, struct fpga_dfl_device *fdev,
+			   struct fpga_dfl_feature *feat)
+{
+	unsigned int num_ports, num_events;
+	unsigned long flags;
+	bool relayout;
+
+	lockdep_assert_held(&fpga_pmu_list_lock);
+	fpga_pmu_read_cap(feat, &num_ports, &num_events);
+	raw_spin_lock_irqsave(&fpmu->lock, flags);
+	if (fpmu->base) {
+		/* Card numbers are unique: never */
 		raw_spin_unlock_irqrestore(&fpmu->lock, flags);
-		break;
+		return -EEXIST;
 	}
-	return ret;
+	relayout = num_ports != fpmu->num_ports ||
+		   num_events != fpmu->num_events;
+	fpmu->num_ports = num_ports;
+	fpmu->num_events = num_events;
+	fpmu->generation++;
+	fpmu->base = feat->ioaddr;
+	raw_spin_unlock_irqrestore(&fpmu->lock, flags);
+	/* events/ lists what this card counts; decoding already follows it */
+	if (relayout &&
+	    sysfs_update_group(&fpmu->pmu.dev->kobj, &fpga_pmu_events_group))
+		dev_warn(&fdev->dev, "%s: events/ not updated\n", fpmu->name);
+	return 0;
 }
 
 static struct fpga_pmu *fpga_pmu_alloc(struct fpga_dfl_device *fdev,
 				       struct fpga_dfl_feature *feat)
 {
 	struct fpga_pmu *fpmu;
-	u64 cap;
 
 	fpmu = kzalloc(sizeof(*fpmu), GFP_KERNEL);
 	if (!fpmu)
 		return NULL;
-	cap = readq(feat->ioaddr + CNTR_CAP);
-	/* The register map has room for FME_MAX_PORTS x CNTR_NUM_EVENTS */
-	fpmu->num_ports = min_t(unsigned int, FIELD_GET(CNTR_CAP_NUM_PORTS, cap),
-				FME_MAX_PORTS);
-	fpmu->num_events = min_t(unsigned int,
-				 FIELD_GET(CNTR_CAP_NUM_EVENTS, cap),
-				 CNTR_NUM_EVENTS);
+	fpga_pmu_read_cap(feat, &fpmu->num_ports, &fpmu->num_events);
 	fpmu->card_id = fdev->card_id;
 	snprintf(fpmu->name, sizeof(fpmu->name), "fpga_pmu_%d", fdev->card_id);
 	raw_spin_lock_init(&fpmu->lock);
 	INIT_LIST_HEAD(&fpmu->active);
-	INIT_WORK(&fpmu->release_work, fpga_pmu_release_work);
+	INIT_WORK(&fpmu->free_work, fpga_pmu_free_work);
 	fpmu->base = feat->ioaddr;
 	fpmu->pmu = (struct pmu) {
 		.module		= THIS_MODULE,
@@ -651,56 +737,18 @@ static struct fpga_pmu *fpga_pmu_alloc(struct fpga_dfl_device *fdev,
 	return fpmu;
 }
 
-/**
- * fpga_pmu_card_add() - register the PMU of an FME's counter bank
- * @fdev: the FME
- *
- * Return: the PMU; NULL if the card has no counter bank, or if perf
- * events of an earlier card with the same number still hold its name;
- * an ERR_PTR on failure.
- */
-struct fpga_pmu *fpga_pmu_card_add(struct fpga_dfl_device *fdev)
+/* A PMU for a card number that has none: allocate and register it */
+static struct fpga_pmu *fpga_pmu_create(struct fpga_dfl_device *fdev,
+					struct fpga_dfl_feature *feat)
 {
-	struct fpga_dfl_feature *feat;
 	struct fpga_pmu *fpmu;
 	unsigned long flags;
 	int ret;
 
-	feat = fpga_dfl_find_feature(fdev, FME_FEATURE_ID_COUNTERS);
-	if (!feat)
-		return NULL;
-	if (feat->size < CNTR_REG(CNTR_CARD, CNTR_NUM_EVENTS)) {
-		dev_err(&fdev->dev, "counter bank of %llu bytes is too small\n",
-			(unsigned long long)feat->size);
-		return ERR_PTR(-EINVAL);
-	}
-
-	for (;;) {
-		mutex_lock(&fpga_pmu_list_lock);
-		ret = fpga_pmu_busy(fdev->card_id);
-		if (ret != -EAGAIN)
-			break;
-		/* Its release work is queued: let it free the name */
-		mutex_unlock(&fpga_pmu_list_lock);
-		flush_workqueue(fpga_pmu_wq);
-	}
-	if (ret == -EEXIST) {
-		mutex_unlock(&fpga_pmu_list_lock);
-		return ERR_PTR(ret);
-	}
-	if (ret) {
-		mutex_unlock(&fpga_pmu_list_lock);
-		dev_warn(&fdev->dev,
-			 "fpga_pmu_%d still counts for a removed card: no PMU\n",
-			 fdev->card_id);
-		return NULL;
-	}
-
+	lockdep_assert_held(&fpga_pmu_list_lock);
 	fpmu = fpga_pmu_alloc(fdev, feat);
-	if (!fpmu) {
-		ret = -ENOMEM;
-		goto err_unlock;
-	}
+	if (!fpmu)
+		return ERR_PTR(-ENOMEM);
 	/* Cards spread over the CPUs, so that perf reads do not all IPI one */
 	fpmu->cpu = cpumask_local_spread(fdev->card_id, dev_to_node(&fdev->dev));
 	ret = cpuhp_state_add_instance_nocalls(fpga_pmu_cpuhp_state,
@@ -719,16 +767,51 @@ struct fpga_pmu *fpga_pmu_card_add(struct fpga_dfl_device *fdev)
 	fpmu->registered = true;
 	raw_spin_unlock_irqrestore(&fpmu->lock, flags);
 	list_add_tail(&fpmu->entry, &fpga_pmu_list);
-	mutex_unlock(&fpga_pmu_list_lock);
 	return fpmu;
 
 err_remove_instance:
 	cpuhp_state_remove_instance_nocalls(fpga_pmu_cpuhp_state, &fpmu->node);
 err_free:
 	kfree(fpmu);
-err_unlock:
-	mutex_unlock(&fpga_pmu_list_lock);
 	return ERR_PTR(ret);
+}
+
+/**
+ * fpga_pmu_card_add() - register the PMU of an FME's counter bank
+ * @fdev: the FME
+ *
+ * A removed card's PMU that is still registered under the same number is
+ * taken over (fpga_pmu_attach()).
+ *
+ * Return: the PMU; NULL if the card has no counter bank; an ERR_PTR on
+ * failure.
+ */
+struct fpga_pmu *fpga_pmu_card_add(struct fpga_dfl_device *fdev)
+{
+	struct fpga_dfl_feature *feat;
+	struct fpga_pmu *fpmu;
+	int ret;
+
+	feat = fpga_dfl_find_feature(fdev, FME_FEATURE_ID_COUNTERS);
+	if (!feat)
+		return NULL;
+	if (feat->size < CNTR_REG(CNTR_CARD, CNTR_NUM_EVENTS)) {
+		dev_err(&fdev->dev, "counter bank of %llu bytes is too small\n",
+			(unsigned long long)feat->size);
+		return ERR_PTR(-EINVAL);
+	}
+
+	mutex_lock(&fpga_pmu_list_lock);
+	fpmu = fpga_pmu_find(fdev->card_id);
+	if (fpmu) {
+		ret = fpga_pmu_attach(fpmu, fdev, feat);
+		if (ret)
+			fpmu = ERR_PTR(ret);
+	} else {
+		fpmu = fpga_pmu_create(fdev, feat);
+	}
+	mutex_unlock(&fpga_pmu_list_lock);
+	return fpmu;
 }
 
 /**
@@ -737,7 +820,7 @@ err_unlock:
  *
  * Every active event takes its last reading; no register is read after
  * this returns.  The PMU itself lives on until its last event is
- * destroyed.
+ * destroyed, or a card with the same number takes it over.
  */
 void fpga_pmu_card_remove(struct fpga_pmu *fpmu)
 {
@@ -752,10 +835,10 @@ void fpga_pmu_card_remove(struct fpga_pmu *fpmu)
 		if (!(event->hw.state & PERF_HES_STOPPED))
 			fpga_pmu_event_update(fpmu, event);
 	fpmu->base = NULL;
-	release = !fpmu->nr_events;
+	release = fpga_pmu_release_begin(fpmu);
 	raw_spin_unlock_irqrestore(&fpmu->lock, flags);
 	if (release)
-		queue_work(fpga_pmu_wq, &fpmu->release_work);
+		call_rcu_tasks(&fpmu->rcu, fpga_pmu_grace_done);
 }
 
 /* Module init: sysfs tables, the hotplug state, the release work queue */
@@ -784,11 +867,16 @@ int fpga_pmu_init(void)
 
 /*
  * Module exit, after every FME is removed.  perf holds a module reference
- * per event, so none is left: every PMU's release work is queued, and
- * destroying the queue runs them.
+ * per event, so none is left: every PMU's grace period is under way.  Its
+ * end queues the free work, and destroying the queue runs it.
  */
 void fpga_pmu_exit(void)
 {
+	/* call_rcu_tasks() is call_rcu() without CONFIG_TASKS_RCU */
+	if (IS_ENABLED(CONFIG_TASKS_RCU))
+		rcu_barrier_tasks();
+	else
+		rcu_barrier();
 	destroy_workqueue(fpga_pmu_wq);
 	cpuhp_remove_multi_state(fpga_pmu_cpuhp_state);
 }

@@ -3,7 +3,8 @@
  * The card's perf PMU, fpga_pmu_N, through perf_event_open(2): its sysfs
  * ABI, exact counts of known work (DMA, interrupts, resets, faults) per
  * port and per card, repeated reads, every rejected config, groups, CPU
- * hotplug, two cards, and a card removed while its events count.
+ * hotplug, two cards, a card removed while its events count and a card
+ * added again while the old one's PMU is still registered.
  */
 #include <sys/ioctl.h>
 
@@ -604,6 +605,15 @@ TEST_F(pmu, cpu_hotplug)
 	close(fd);
 }
 
+/* The port's files let go, so that the card can be removed */
+static void close_port(FIXTURE_DATA(pmu) *self)
+{
+	dma_buf_free(self->fd, &self->dsm);
+	munmap((void *)self->afu, NLB_AFU_SIZE);
+	close(self->fd);
+	self->fd = -1;
+}
+
 /* fpga_fme is in use while an event is open */
 TEST_F(pmu, module_pinned_by_events)
 {
@@ -632,11 +642,7 @@ TEST_F(pmu, unplug_while_counting)
 	ASSERT_GE(port, 0);
 	ASSERT_EQ(0, doorbell(self->afu, 1, 7));
 
-	/* The port's files must let go first: its fd would hold nothing */
-	dma_buf_free(self->fd, &self->dsm);
-	munmap((void *)self->afu, NLB_AFU_SIZE);
-	close(self->fd);
-	self->fd = -1;
+	close_port(self);
 	ASSERT_EQ(0, sim_del(self->card));
 
 	card_v = perf_count(card);
@@ -667,24 +673,80 @@ TEST_F(pmu, unplug_while_counting)
 	EXPECT_TRUE(pmu_wait_exists(self->num, 1, 2000));
 }
 
-/* Removed while counting, added again before perf let go: no PMU for now */
+/*
+ * Removed while counting and added again (with one port instead of two)
+ * before perf let go: the new card takes the PMU over, the old events
+ * keep their last count and new ones count on the new card.
+ */
 TEST_F(pmu, readd_while_old_events_open)
 {
-	int fd;
+	uint64_t old_v, v1, v2;
+	int old, fd;
+
+	old = perf_open(self->type, PMU_CLOCK, self->cpu, -1);
+	ASSERT_GE(old, 0);
+	fd = perf_open(self->type, PMU_BANK(EV_USER_IRQS, 1), self->cpu, -1);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	close_port(self);
+	ASSERT_EQ(0, sim_del(self->card));
+	old_v = perf_count(old);
+	ASSERT_EQ(0, sim_add(self->card, 1));
+	ASSERT_EQ(self->num, sim_card_number(self->card));
+	ASSERT_TRUE(pmu_exists(self->num));
+	EXPECT_EQ(self->type, pmu_read_num(self->num, "type"));
 
 	fd = perf_open(self->type, PMU_CLOCK, self->cpu, -1);
 	ASSERT_GE(fd, 0);
-	dma_buf_free(self->fd, &self->dsm);
-	munmap((void *)self->afu, NLB_AFU_SIZE);
-	close(self->fd);
-	self->fd = -1;
-	ASSERT_EQ(0, sim_del(self->card));
-	ASSERT_EQ(0, sim_add(self->card, 1));
-	ASSERT_EQ(self->num, sim_card_number(self->card));
-	/* The name is the old card's until its event goes */
-	EXPECT_EQ(-ENODEV, perf_open(self->type, PMU_CLOCK, self->cpu, -1));
+	v1 = perf_count(fd);
+	usleep(10000);
+	v2 = perf_count(fd);
+	EXPECT_GT(v2, v1);
+	EXPECT_EQ(old_v, perf_count(old));
+	/* The layout is the new card's: it has no port 1 */
+	EXPECT_EQ(-EINVAL, perf_open(self->type, PMU_BANK(EV_USER_IRQS, 1),
+				     self->cpu, -1));
+	close(old);
+	/* The new card's PMU stays after the old card's last event */
+	usleep(200000);
+	EXPECT_TRUE(pmu_exists(self->num));
+	EXPECT_GT(perf_count(fd), v2);
 	close(fd);
-	EXPECT_TRUE(pmu_wait_exists(self->num, 0, 10000));
+}
+
+/*
+ * Removed and added again at once, many times, with no event open: each
+ * time a release may be under way when the card comes back.  The card
+ * always has its PMU, and a release that ends late leaves it alone.
+ */
+TEST_F(pmu, readd_during_release)
+{
+	uint64_t v1;
+	int i, fd;
+
+	close_port(self);
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, sim_del(self->card));
+		ASSERT_EQ(0, sim_add(self->card, 2));
+		ASSERT_EQ(self->num, sim_card_number(self->card));
+		ASSERT_TRUE(pmu_wait_exists(self->num, 1, 2000));
+		/* Within a grace period, or after one, every other time */
+		if (i & 1) {
+			fd = perf_open(self->type, PMU_CLOCK, self->cpu, -1);
+			ASSERT_GE(fd, 0);
+			close(fd);
+		}
+	}
+	/* Releases under way end within seconds (RCU-tasks) */
+	sleep(3);
+	ASSERT_TRUE(pmu_exists(self->num));
+	EXPECT_EQ(self->type, pmu_read_num(self->num, "type"));
+	fd = perf_open(self->type, PMU_CLOCK, self->cpu, -1);
+	ASSERT_GE(fd, 0);
+	v1 = perf_count(fd);
+	usleep(10000);
+	EXPECT_GT(perf_count(fd), v1);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
