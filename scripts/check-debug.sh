@@ -46,26 +46,35 @@ step debug-modules-werror $M debug-modules
 step selftests-build $M selftests
 step debug-initramfs $M debug-initramfs
 
-tests=""
+# Two VMs side by side (vm_tests_start): the KUnit suites and kselftests
+# in one, fault injection and the long fuzz run in the other.
+main=""
+side=""
 for t in $DEBUG_TESTS; do
 	case "$t" in
 	*:*) [ -e "selftests/${t%%:*}/${t#*:}" ] || continue ;;
 	*) [ -d "selftests/$t" ] || continue ;;
 	esac
-	tests="$tests${tests:+,}$t"
+	case "$t" in
+	fault | fault:* | fuzz | fuzz:*) side="$side${side:+,}$t" ;;
+	*) main="$main${main:+,}$t" ;;
+	esac
 done
-echo "== on the debug kernel: $tests"
 vm_kernel=$kdir/arch/x86/boot/bzImage
 vm_initrd=build/initramfs-debug.cpio
 vm_append=$($M -s print-debug-append)
-vm_tests debug "${DEBUG_VM_TIMEOUT:-3000}" "$tests"
+timeout=${DEBUG_VM_TIMEOUT:-3600}
+[ -z "$main" ] || vm_tests_start debug "$timeout" "$main"
+[ -z "$side" ] || vm_tests_start debug-fault "$timeout" "$side"
+vm_tests_wait
 
 echo "== the sanitizers' reports fail a run"
-expect_failure kasan harness:kasan_bug.sh \
-	"^FAIL kernel problem during harness:kasan_bug.sh: .*BUG: KASAN" 300
-expect_failure lockdep harness:lockdep_bug.sh \
-	"^FAIL kernel problem during harness:lockdep_bug.sh: .*possible circular locking" 300
-expect_failure kmemleak harness:kmemleak_bug.sh \
-	"^FAIL kernel problem .*kmemleak: [0-9]* new suspected" 300
+expect_failure_start kasan harness:kasan_bug.sh \
+	"^FAIL kernel problem during harness:kasan_bug.sh: .*BUG: KASAN" 400
+expect_failure_start lockdep harness:lockdep_bug.sh \
+	"^FAIL kernel problem during harness:lockdep_bug.sh: .*possible circular locking" 400
+expect_failure_start kmemleak harness:kmemleak_bug.sh \
+	"^FAIL kernel problem .*kmemleak: [0-9]* new suspected" 400
+vm_tests_wait
 
 finish "$start"

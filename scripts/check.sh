@@ -38,12 +38,13 @@ vm_kernel=/boot/vmlinuz-$kver
 vm_initrd=build/initramfs.cpio
 vm_tests vm "${VM_TIMEOUT:-480}" "${VM_TESTS:-}"
 
-echo "== the harness detects failures (each in its own short VM)"
-expect_failure failing-test harness:deliberate_fail \
+echo "== the harness detects failures (each in its own short VM, side by side)"
+expect_failure_start failing-test harness:deliberate_fail \
 	"^FAIL harness:deliberate_fail/global.deliberately_fails" 120
-expect_failure kernel-warn harness:kernel_warn.sh \
+expect_failure_start kernel-warn harness:kernel_warn.sh \
 	"^FAIL kernel problem during harness:kernel_warn.sh: .*WARNING:" 120
-expect_failure guest-hang harness:guest_hang.sh \
-	"^FAIL guest hung .* while running harness:guest_hang.sh" 25
+expect_failure_start guest-hang harness:guest_hang.sh \
+	"^FAIL guest hung .* while running harness:guest_hang.sh" 40
+vm_tests_wait
 
 finish "$start"

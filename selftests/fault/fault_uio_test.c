@@ -50,7 +50,10 @@ static int uio_works(int num)
 /*
  * port_bind() without its stat() of driver/unbind: under injection the
  * stat itself can fail, and "not bound" would then be a lie.  The unbind
- * is written whatever; ENODEV/ENOENT there mean nothing was bound.
+ * is written whatever; ENODEV/ENOENT there mean nothing was bound.  The
+ * driver's bind file, not the bus's drivers_probe: that one reports
+ * success when the probe failed (the driver core keeps probe errors from
+ * a rescan to itself), this one returns the probe's error.
  */
 static int op_bind(void *p)
 {
@@ -67,7 +70,7 @@ static int op_bind(void *p)
 	ret = sysfs_write(path, name);
 	if (ret && ret != -ENOENT && ret != -ENODEV)
 		return ret;
-	return sysfs_write(DFL_BUS "/drivers_probe", name);
+	return sysfs_write(DFL_BUS "/drivers/uio_fpga/bind", name);
 }
 
 static int check_bind(void *p, int ret)

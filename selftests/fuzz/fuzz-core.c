@@ -254,12 +254,34 @@ static unsigned int parse_areas(const char *list)
 
 		for (a = 0; a < AREA_NUM; a++)
 			if (!strcmp(tok, fuzz_area_names[a]))
-				mask |= 1u << a;
-		if (!strcmp(tok, "all"))
+				break;
+		if (a < AREA_NUM) {
+			mask |= 1u << a;
+		} else if (!strcmp(tok, "all")) {
 			mask |= (1u << AREA_NUM) - 1;
+		} else {
+			fprintf(stderr, "fpga_fuzz: unknown area \"%s\"\n", tok);
+			mask = 0;
+			break;
+		}
 	}
 	free(s);
 	return mask;
+}
+
+/* A whole decimal or 0x number from @arg, or -1 with a message */
+static int parse_num(int opt, const char *arg, unsigned long long *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || arg[0] == '-') {
+		fprintf(stderr, "fpga_fuzz: -%c wants a number, not \"%s\"\n",
+			opt, arg);
+		return -1;
+	}
+	return 0;
 }
 
 /* Cards, drivers and modules the workers start from */
@@ -322,21 +344,24 @@ int main(int argc, char **argv)
 	double seconds = 60, deadline;
 	uint64_t seed = time(NULL) ^ getpid();
 	int workers = 3, opt, failed = 0, unplug = 1, i;
+	unsigned long long num = 0;
 	struct result *res;
 
 	while ((opt = getopt(argc, argv, "s:n:t:w:c:U")) != -1) {
+		if (strchr("sntw", opt) && parse_num(opt, optarg, &num))
+			return 2;
 		switch (opt) {
 		case 's':
-			seed = strtoull(optarg, NULL, 0);
+			seed = num;
 			break;
 		case 'n':
-			calls = strtoul(optarg, NULL, 0);
+			calls = num;
 			break;
 		case 't':
-			seconds = strtod(optarg, NULL);
+			seconds = num;
 			break;
 		case 'w':
-			workers = atoi(optarg);
+			workers = num > MAX_WORKERS ? 0 : num;
 			break;
 		case 'c':
 			areas = parse_areas(optarg);
@@ -352,8 +377,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (workers < 1 || workers > MAX_WORKERS || !areas) {
-		fprintf(stderr, "fpga_fuzz: 1-%d workers and a known area\n",
+	if (workers < 1 || workers > MAX_WORKERS || !areas || !calls ||
+	    !seconds) {
+		fprintf(stderr,
+			"fpga_fuzz: 1-%d workers, known areas, calls and seconds above 0\n",
 			MAX_WORKERS);
 		return 2;
 	}
