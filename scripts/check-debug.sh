@@ -67,6 +67,9 @@ timeout=${DEBUG_VM_TIMEOUT:-3600}
 [ -z "$main" ] || vm_tests_start debug "$timeout" "$main"
 [ -z "$side" ] || vm_tests_start debug-fault "$timeout" "$side"
 vm_tests_wait
+# The fuzz run's seed and calls: a failure replays from them
+sed -n 's/^[# ]*\(fpga_fuzz seed [0-9]*: .*\)/     \1/p; s/^[# ]*\(replay: .*\)/     \1/p' \
+	"$logs/debug-fault-ktap.log" 2>/dev/null
 
 echo "== the sanitizers' reports fail a run"
 expect_failure_start kasan harness:kasan_bug.sh \

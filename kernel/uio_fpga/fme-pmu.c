@@ -868,15 +868,24 @@ int fpga_pmu_init(void)
 /*
  * Module exit, after every FME is removed.  perf holds a module reference
  * per event, so none is left: every PMU's grace period is under way.  Its
- * end queues the free work, and destroying the queue runs it.
+ * end queues the free work, which may start one more grace period (a card
+ * came and went during the first): wait until every PMU is freed.
  */
 void fpga_pmu_exit(void)
 {
-	/* call_rcu_tasks() is call_rcu() without CONFIG_TASKS_RCU */
-	if (IS_ENABLED(CONFIG_TASKS_RCU))
-		rcu_barrier_tasks();
-	else
-		rcu_barrier();
+	bool empty;
+
+	do {
+		/* call_rcu_tasks() is call_rcu() without CONFIG_TASKS_RCU */
+		if (IS_ENABLED(CONFIG_TASKS_RCU))
+			rcu_barrier_tasks();
+		else
+			rcu_barrier();
+		flush_workqueue(fpga_pmu_wq);
+		mutex_lock(&fpga_pmu_list_lock);
+		empty = list_empty(&fpga_pmu_list);
+		mutex_unlock(&fpga_pmu_list_lock);
+	} while (!empty);
 	destroy_workqueue(fpga_pmu_wq);
 	cpuhp_remove_multi_state(fpga_pmu_cpuhp_state);
 }

@@ -749,4 +749,22 @@ TEST_F_TIMEOUT(pmu, readd_during_release, 180)
 	close(fd);
 }
 
+/*
+ * The card comes and goes again while its PMU's release is under way, and
+ * fpga_fme is unloaded at once: the release then takes two grace periods,
+ * and the module must wait for both.
+ */
+TEST_F(pmu, unload_during_release)
+{
+	close_port(self);
+	ASSERT_EQ(0, sim_del(self->card));
+	ASSERT_EQ(0, sim_add(self->card, 2));
+	ASSERT_EQ(0, sim_del(self->card));
+	ASSERT_EQ(0, run_cmd("modprobe -r fpga_fme"));
+	EXPECT_FALSE(pmu_exists(self->num));
+	ASSERT_EQ(0, run_cmd("modprobe fpga_fme"));
+	ASSERT_EQ(0, sim_add(self->card, 2));
+	EXPECT_TRUE(pmu_wait_exists(sim_card_number(self->card), 1, 2000));
+}
+
 TEST_HARNESS_MAIN
