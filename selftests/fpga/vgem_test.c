@@ -609,7 +609,8 @@ static void loopback(struct __test_metadata *_metadata,
 
 TEST_F(fpga, loopback_4KiB)	{ loopback(_metadata, self, 4096, 0, 0); }
 TEST_F(fpga, loopback_1MiB_wc)	{ loopback(_metadata, self, MiB, VGEM_EXT_BO_WC, VGEM_EXT_BO_WC); }
-TEST_F(fpga, loopback_64MiB)	{ loopback(_metadata, self, 64 * MiB, 0, VGEM_EXT_BO_POPULATE); }
+/* Seconds on Debian's kernel, minutes on a loaded debug kernel */
+TEST_F_TIMEOUT(fpga, loopback_64MiB, 300) { loopback(_metadata, self, 64 * MiB, 0, VGEM_EXT_BO_POPULATE); }
 
 /* Anonymous memory in, a buffer of Debian's vgem out */
 TEST_F(fpga, loopback_into_vgem_buffer)
