@@ -79,6 +79,6 @@ expect_failure_start lockdep harness:lockdep_bug.sh \
 	"^FAIL kernel problem during harness:lockdep_bug.sh: .*possible circular locking" 400
 expect_failure_start kmemleak harness:kmemleak_bug.sh \
 	"^FAIL kernel problem .*kmemleak: [0-9]* new suspected" 400
-vm_tests_wait
+expect_failure_wait
 
 finish "$start"

@@ -27,18 +27,12 @@ step()
 # collections) in one VM; each result counts
 vm_tests()
 {
+	vm_out=$logs/$1-run.txt
 	scripts/vm/run-vm --kernel "$vm_kernel" --initrd "$vm_initrd" \
 		--log-dir "$logs" --name "$1" --timeout "$2" --tests "$3" \
 		--append "${vm_append:-}" |
-		tee "$logs/$1-run.txt"
-	vm_count "$1"
-}
-
-# vm_count NAME: add the results of VM run NAME
-vm_count()
-{
-	summary=$(sed -n 's/^run-vm: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' \
-		"$logs/$1-run.txt")
+		tee "$vm_out"
+	summary=$(sed -n 's/^run-vm: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$vm_out")
 	if [ -z "$summary" ]; then
 		fail "$1 (no summary)"
 	else
@@ -47,44 +41,10 @@ vm_count()
 	fi
 }
 
-# vm_tests_start NAME TIMEOUT TESTS: vm_tests in the background, its live
-# lines prefixed with [NAME]; vm_tests_wait waits for every run started
-# and counts their results.  A VM mostly keeps one CPU busy: two side by
-# side use both of a 2-core host.
-vm_started=""
-vm_tests_start()
-{
-	echo "== VM $1: $3"
-	scripts/vm/run-vm --kernel "$vm_kernel" --initrd "$vm_initrd" \
-		--log-dir "$logs" --name "$1" --timeout "$2" --tests "$3" \
-		--append "${vm_append:-}" 2>&1 |
-		tee "$logs/$1-run.txt" | sed -u "s/^/[$1] /" &
-	vm_started="$vm_started $1"
-}
-
-vm_tests_wait()
-{
-	wait
-	for name in $vm_started; do
-		vm_count "$name"
-	done
-	for v in ${verdicts:-}; do
-		read -r verdict what < "$v" || what="$v: no verdict"
-		if [ "$verdict" = pass ]; then pass "$what"; else fail "$what"; fi
-	done
-	vm_started=""
-	verdicts=""
-}
-
-# expect_failure NAME TEST PATTERN TIMEOUT: the run must fail, saying
-# PATTERN.  expect_failure_start runs it in the background; vm_tests_wait
-# counts it.
-expect_failure()
-{
-	expect_failure_start "$@"
-	vm_tests_wait
-}
-
+# expect_failure_start NAME TEST PATTERN TIMEOUT: a VM run, in the
+# background, that must fail saying PATTERN; expect_failure_wait counts
+# every one started.  They are short and mostly boot, so they run side by
+# side.
 expect_failure_start()
 {
 	out=$logs/harness-$1.txt
@@ -100,6 +60,16 @@ expect_failure_start()
 		fi
 	) > "$logs/harness-$1.verdict" &
 	verdicts="${verdicts:-} $logs/harness-$1.verdict"
+}
+
+expect_failure_wait()
+{
+	wait
+	for v in ${verdicts:-}; do
+		read -r verdict what < "$v" || what="$v: no verdict"
+		if [ "$verdict" = pass ]; then pass "$what"; else fail "$what"; fi
+	done
+	verdicts=""
 }
 
 # finish START: the closing lines; the exit status of the whole check

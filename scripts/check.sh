@@ -45,6 +45,6 @@ expect_failure_start kernel-warn harness:kernel_warn.sh \
 	"^FAIL kernel problem during harness:kernel_warn.sh: .*WARNING:" 120
 expect_failure_start guest-hang harness:guest_hang.sh \
 	"^FAIL guest hung .* while running harness:guest_hang.sh" 40
-vm_tests_wait
+expect_failure_wait
 
 finish "$start"
