@@ -22,6 +22,7 @@ step modules-w1-sparse-werror $M modules-check
 step user-werror $M user
 step user-tests-valgrind $M -C user valgrind
 step selftests-build $M selftests
+step harness-judge-unit python3 scripts/vm/test-run-vm
 
 kver=$($M -s print-kver)
 echo "== DKMS install for $kver"
