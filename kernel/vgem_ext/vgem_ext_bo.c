@@ -12,6 +12,8 @@
 #include <linux/dma-resv.h>
 #include <linux/mm.h>
 #include <linux/pagemap.h>
+#include <linux/sched/signal.h>
+#include <linux/shmem_fs.h>
 #include <linux/slab.h>
 
 #include <drm/drm_file.h>
@@ -26,6 +28,41 @@
 
 #define VGEM_EXT_BO_CREATE_FLAGS	(VGEM_EXT_BO_WC | VGEM_EXT_BO_POPULATE)
 
+/*
+ * Get every page of a buffer into its shmem file before the helpers pin
+ * them: drm_gem_get_pages() takes them all in one loop that neither
+ * reschedules nor looks at signals, so for a buffer of gigabytes it would
+ * stall RCU on a kernel without preemption and could not be killed.  Here
+ * the caller yields and may be killed (-EINTR); the helpers then find each
+ * page in the page cache.  The file's gfp mask applies (RETRY_MAYFAIL).
+ */
+static int vgem_ext_bo_prefault(struct drm_gem_shmem_object *shmem)
+{
+	struct address_space *mapping = shmem->base.filp->f_mapping;
+	pgoff_t npages = shmem->base.size >> PAGE_SHIFT;
+	struct page *page;
+	pgoff_t i;
+
+	for (i = 0; i < npages; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		page = shmem_read_mapping_page(mapping, i);
+		if (IS_ERR(page))
+			return PTR_ERR(page);
+		put_page(page);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* The same for a buffer that has no pages yet; imports have none of theirs */
+static int vgem_ext_bo_prefault_lazy(struct drm_gem_shmem_object *shmem)
+{
+	if (shmem->base.import_attach || READ_ONCE(shmem->pages))
+		return 0;
+	return vgem_ext_bo_prefault(shmem);
+}
+
 static void vgem_ext_bo_free(struct drm_gem_object *obj)
 {
 	struct vgem_ext_bo *bo = to_vgem_ext_bo(obj);
@@ -36,16 +73,35 @@ static void vgem_ext_bo_free(struct drm_gem_object *obj)
 	drm_gem_shmem_free(&bo->shmem);
 }
 
-/* The shmem helpers' object functions, with our free() */
+/* drm_gem_object_funcs.pin, for a dma-buf attachment: see prefault() */
+static int vgem_ext_bo_pin(struct drm_gem_object *obj)
+{
+	int ret;
+
+	ret = vgem_ext_bo_prefault_lazy(to_drm_gem_shmem_obj(obj));
+	return ret ? ret : drm_gem_shmem_object_pin(obj);
+}
+
+/* drm_gem_object_funcs.mmap: the helper gets every page first, too */
+static int vgem_ext_bo_mmap(struct drm_gem_object *obj,
+			    struct vm_area_struct *vma)
+{
+	int ret;
+
+	ret = vgem_ext_bo_prefault_lazy(to_drm_gem_shmem_obj(obj));
+	return ret ? ret : drm_gem_shmem_object_mmap(obj, vma);
+}
+
+/* The shmem helpers' object functions, with our free(), pin() and mmap() */
 static const struct drm_gem_object_funcs vgem_ext_bo_funcs = {
 	.free		= vgem_ext_bo_free,
 	.print_info	= drm_gem_shmem_object_print_info,
-	.pin		= drm_gem_shmem_object_pin,
+	.pin		= vgem_ext_bo_pin,
 	.unpin		= drm_gem_shmem_object_unpin,
 	.get_sg_table	= drm_gem_shmem_object_get_sg_table,
 	.vmap		= drm_gem_shmem_object_vmap,
 	.vunmap		= drm_gem_shmem_object_vunmap,
-	.mmap		= drm_gem_shmem_object_mmap,
+	.mmap		= vgem_ext_bo_mmap,
 	.vm_ops		= &drm_gem_shmem_vm_ops,
 };
 
@@ -83,7 +139,9 @@ static struct vgem_ext_bo *vgem_ext_bo_new(struct drm_device *dev, u64 size,
 			     GFP_HIGHUSER | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 
 	if (flags & VGEM_EXT_BO_POPULATE) {
-		ret = drm_gem_shmem_pin(shmem);
+		ret = vgem_ext_bo_prefault(shmem);
+		if (!ret)
+			ret = drm_gem_shmem_pin(shmem);
 		if (ret) {
 			drm_gem_object_put(&shmem->base);
 			return ERR_PTR(ret);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * vgem_ext, with IGT's vgem_basic as the checklist: create sizes and
- * flags, mmap, a second client, bad flags/pad/handles/fences, busy and
- * timed-out fences, dma-buf export/mmap/poll under read and write fences,
- * import from Debian's vgem, a buffer shared by two processes, unload
- * refused while anything is alive; then the link to the FPGA port: the
- * simulated card's NLB0 copies into and out of vgem_ext (and vgem)
- * buffers mapped as dma-bufs, with the completion fence, and the card is
- * removed while a dma-buf is mapped.
+ * flags, mmap, killing the allocation of a large buffer, a second client,
+ * bad flags/pad/handles/fences, busy and timed-out fences, dma-buf
+ * export/mmap/poll under read and write fences, import from Debian's vgem,
+ * a buffer shared by two processes, unload refused while anything is
+ * alive; then the link to the FPGA port: the simulated card's NLB0 copies
+ * into and out of vgem_ext (and vgem) buffers mapped as dma-bufs, with the
+ * completion fence, and the card is removed while a dma-buf is mapped.
  */
 #include <signal.h>
 #include <sys/eventfd.h>
@@ -165,6 +165,90 @@ static void mmap_rw(struct __test_metadata *_metadata, int fd, uint32_t flags)
 TEST_F(vgem, mmap_cached)	{ mmap_rw(_metadata, self->fd, 0); }
 TEST_F(vgem, mmap_wc)		{ mmap_rw(_metadata, self->fd, VGEM_EXT_BO_WC); }
 TEST_F(vgem, mmap_populated)	{ mmap_rw(_metadata, self->fd, VGEM_EXT_BO_POPULATE); }
+
+/* What a child process does with a large buffer in bo_work_ms() */
+enum bo_work { BO_POPULATE, BO_MMAP };
+
+/*
+ * Milliseconds until a child that does @work on a new buffer of @size
+ * bytes is reaped: from its start, or (@kill_ms >= 0) from the SIGKILL
+ * sent @kill_ms into the work.  Freeing the pages is part of both.
+ */
+static double bo_work_ms(struct __test_metadata *_metadata, enum bo_work work,
+			 uint64_t size, double kill_ms)
+{
+	struct drm_vgem_ext_bo_create c;
+	int ready[2], status;
+	double start;
+	pid_t pid;
+	char byte;
+
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		int fd = drm_open_driver("vgem_ext", "card");
+
+		if (fd < 0 || write(ready[1], "r", 1) != 1)
+			_exit(2);
+		if (work == BO_POPULATE)
+			_exit(vgem_ext_create(fd, size, VGEM_EXT_BO_POPULATE, &c) ? 3 : 0);
+		if (vgem_ext_create(fd, size, 0, &c) ||
+		    map_rw(fd, c.offset, size) == MAP_FAILED)
+			_exit(4);
+		_exit(0);
+	}
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &byte, 1));
+	close(ready[0]);
+	start = now_ms();
+	if (kill_ms >= 0) {
+		usleep((useconds_t)(kill_ms * 1000));
+		start = now_ms();
+		ASSERT_EQ(0, kill(pid, SIGKILL));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	if (kill_ms < 0) {
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	} else {
+		EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	}
+	return now_ms() - start;
+}
+
+/*
+ * Getting a large buffer's pages (at creation with POPULATE, or at its
+ * first mmap) must yield the CPU and stop when the process is killed: the
+ * child killed a tenth into the work must go in a fraction of the time the
+ * whole work takes.
+ */
+static void large_bo_killable(struct __test_metadata *_metadata,
+			      enum bo_work work)
+{
+	uint64_t size = sysconf(_SC_PHYS_PAGES) * (uint64_t)getpagesize() / 4;
+	double whole, killed;
+
+	if (size > 512 * MiB)
+		size = 512 * MiB;
+	size &= ~(MiB - 1);
+	whole = bo_work_ms(_metadata, work, size, -1);
+	killed = bo_work_ms(_metadata, work, size, whole / 10);
+	TH_LOG("%llu MiB: whole work %.0f ms, killed a tenth in: gone in %.0f ms",
+	       (unsigned long long)(size / MiB), whole, killed);
+	/* Too quick to tell a stop from a finish: the check means nothing */
+	ASSERT_GT(whole, 100);
+	EXPECT_LT(killed, whole / 4);
+}
+
+TEST_F_TIMEOUT(vgem, populate_is_killable, 240)
+{
+	large_bo_killable(_metadata, BO_POPULATE);
+}
+
+TEST_F_TIMEOUT(vgem, first_mmap_is_killable, 240)
+{
+	large_bo_killable(_metadata, BO_MMAP);
+}
 
 TEST_F(vgem, mmap_dumb)
 {
