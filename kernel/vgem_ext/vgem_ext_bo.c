@@ -73,7 +73,7 @@ static void vgem_ext_bo_free(struct drm_gem_object *obj)
 	drm_gem_shmem_free(&bo->shmem);
 }
 
-/* drm_gem_object_funcs.pin, for a dma-buf attachment: see prefault() */
+/* drm_gem_object_funcs.pin (a dma-buf attachment) and POPULATE */
 static int vgem_ext_bo_pin(struct drm_gem_object *obj)
 {
 	int ret;
@@ -139,9 +139,7 @@ static struct vgem_ext_bo *vgem_ext_bo_new(struct drm_device *dev, u64 size,
 			     GFP_HIGHUSER | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 
 	if (flags & VGEM_EXT_BO_POPULATE) {
-		ret = vgem_ext_bo_prefault(shmem);
-		if (!ret)
-			ret = drm_gem_shmem_pin(shmem);
+		ret = vgem_ext_bo_pin(&shmem->base);
 		if (ret) {
 			drm_gem_object_put(&shmem->base);
 			return ERR_PTR(ret);
