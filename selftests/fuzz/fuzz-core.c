@@ -194,6 +194,7 @@ static void (*const area_fn[AREA_NUM])(struct worker *) = {
 struct result {
 	unsigned long calls[AREA_NUM];
 	unsigned long ok[AREA_NUM];
+	double ms[AREA_NUM];
 	unsigned long faults;
 	int done;
 };
@@ -205,6 +206,7 @@ static void worker_run(int idx, uint64_t seed, unsigned long calls,
 	unsigned int total = 0, pick;
 	unsigned long n = 0;
 	struct worker w;
+	double t0;
 
 	worker_init(&w, idx);
 	rnd_seed(seed, idx);
@@ -214,8 +216,10 @@ static void worker_run(int idx, uint64_t seed, unsigned long calls,
 
 	while (n < calls && now_ms() < deadline) {
 		/* The first worker unplugs cards under the others */
+		t0 = now_ms();
 		if (unplug && idx == 0 && one_in(50)) {
 			fuzz_unplug(&w);
+			w.ms[AREA_SYSFS] += now_ms() - t0;
 			w.calls[AREA_SYSFS]++;
 			n++;
 			continue;
@@ -226,6 +230,7 @@ static void worker_run(int idx, uint64_t seed, unsigned long calls,
 				continue;
 			if (pick < area_weight[a]) {
 				area_fn[a](&w);
+				w.ms[a] += now_ms() - t0;
 				w.calls[a]++;
 				break;
 			}
@@ -235,6 +240,7 @@ static void worker_run(int idx, uint64_t seed, unsigned long calls,
 	}
 	memcpy(res->calls, w.calls, sizeof(res->calls));
 	memcpy(res->ok, w.ok, sizeof(res->ok));
+	memcpy(res->ms, w.ms, sizeof(res->ms));
 	res->faults = w.faults;
 	res->done = 1;
 	printf("# worker %d: %lu calls, %lu faults caught\n", idx, n,
@@ -339,6 +345,7 @@ static int suite_still_works(void)
 int main(int argc, char **argv)
 {
 	unsigned long calls = 20000, sum[AREA_NUM] = { 0 }, ok[AREA_NUM] = { 0 };
+	double ms[AREA_NUM] = { 0 };
 	unsigned long total = 0, faults = 0;
 	unsigned int areas = (1u << AREA_NUM) - 1;
 	double seconds = 60, deadline;
@@ -418,6 +425,7 @@ int main(int argc, char **argv)
 		for (int a = 0; a < AREA_NUM; a++) {
 			sum[a] += res[i].calls[a];
 			ok[a] += res[i].ok[a];
+			ms[a] += res[i].ms[a];
 			total += res[i].calls[a];
 		}
 		faults += res[i].faults;
@@ -429,6 +437,10 @@ int main(int argc, char **argv)
 	/* How deep the fuzzer got: calls the kernel did not refuse */
 	for (int a = 0; a < AREA_NUM; a++)
 		printf(" %s %lu", fuzz_area_names[a], ok[a]);
+	/* Where the time goes (summed over workers): what to tune first */
+	printf("\n# seconds:");
+	for (int a = 0; a < AREA_NUM; a++)
+		printf(" %s %.0f", fuzz_area_names[a], ms[a] / 1000);
 	printf("\n");
 
 	if (!suite_still_works())

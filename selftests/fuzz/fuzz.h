@@ -62,6 +62,7 @@ struct worker {
 	void *ro;
 	unsigned long calls[AREA_NUM];
 	unsigned long ok[AREA_NUM];	/* calls the kernel accepted */
+	double ms[AREA_NUM];		/* wall time spent in each */
 	unsigned long faults;	/* SIGBUS/SIGSEGV caught on mapped access */
 };
 
