@@ -172,11 +172,17 @@ static void worker_init(struct worker *w, int idx)
 	w->efd = eventfd(0, EFD_NONBLOCK);
 	w->vgem_fd = -1;
 	w->nl_family = -1;
-	w->anon = mmap(NULL, ANON_PAGES * 4096, PROT_READ | PROT_WRITE,
+	/*
+	 * A guard page after the argument memory: a pointer or DMA range
+	 * that runs off its end must fault there, not land in whatever
+	 * mapping happens to follow (the shared results, as it was).
+	 */
+	w->anon = mmap(NULL, (ANON_PAGES + 1) * 4096, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	w->ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
 		     -1, 0);
-	if (w->anon == MAP_FAILED || w->ro == MAP_FAILED)
+	if (w->anon == MAP_FAILED || w->ro == MAP_FAILED ||
+	    mprotect((char *)w->anon + ANON_PAGES * 4096, 4096, PROT_NONE))
 		_exit(2);
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGSEGV, &sa, NULL);
@@ -192,6 +198,7 @@ static void (*const area_fn[AREA_NUM])(struct worker *) = {
 
 /* Counts the workers hand back, in memory shared with the parent */
 struct result {
+	unsigned long n;
 	unsigned long calls[AREA_NUM];
 	unsigned long ok[AREA_NUM];
 	double ms[AREA_NUM];
@@ -238,6 +245,7 @@ static void worker_run(int idx, uint64_t seed, unsigned long calls,
 		}
 		n++;
 	}
+	res->n = n;
 	memcpy(res->calls, w.calls, sizeof(res->calls));
 	memcpy(res->ok, w.ok, sizeof(res->ok));
 	memcpy(res->ms, w.ms, sizeof(res->ms));
@@ -422,12 +430,21 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < workers; i++) {
+		unsigned long counted = 0;
+
 		for (int a = 0; a < AREA_NUM; a++) {
 			sum[a] += res[i].calls[a];
 			ok[a] += res[i].ok[a];
 			ms[a] += res[i].ms[a];
-			total += res[i].calls[a];
+			counted += res[i].calls[a];
 		}
+		/* Each call counted once, or the fuzzer wrote where it must not */
+		if (counted != res[i].n) {
+			printf("# worker %d: %lu calls, but %lu by concern\n",
+			       i, res[i].n, counted);
+			failed = 1;
+		}
+		total += counted;
 		faults += res[i].faults;
 	}
 	printf("# calls:");
