@@ -175,7 +175,7 @@ static void worker_init(struct worker *w, int idx)
 	/*
 	 * A guard page after the argument memory: a pointer or DMA range
 	 * that runs off its end must fault there, not land in whatever
-	 * mapping happens to follow (the shared results, as it was).
+	 * mapping happens to follow it (the shared results, say).
 	 */
 	w->anon = mmap(NULL, (ANON_PAGES + 1) * 4096, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
