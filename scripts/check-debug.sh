@@ -21,11 +21,12 @@ start=$(date +%s)
 # fuzz_debug.sh is the long fuzz run (at least 200,000 calls).
 DEBUG_TESTS=${DEBUG_TESTS:-kunit fpga fault stress fuzz:fuzz_debug.sh}
 
-echo "== debug kernel (cached in ${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}/debug-kernel)"
+echo "== debug kernel (built once, then cached)"
 kstart=$(date +%s)
 step debug-kernel-build scripts/debug-kernel.sh
 echo "     debug kernel ready in $(( $(date +%s) - kstart )) s"
 kdir=$(scripts/debug-kernel.sh --path) || { finish "$start"; exit 1; }
+echo "     in $kdir"
 kver=$($M -s -C "$kdir" kernelrelease)
 
 # Kconfig is real: the tree's own build made our modules from drivers/.
