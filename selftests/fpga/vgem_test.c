@@ -345,7 +345,7 @@ TEST_F(vgem, fence_timeout)
 	ASSERT_GE(sync, 0);
 	EXPECT_EQ(0, dmabuf_poll(dmabuf, 0));
 	/* Nobody signals: it expires by itself, and pollers wake up */
-	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 5000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(dmabuf, 5000));
 	EXPECT_EQ(-ETIMEDOUT, sync_file_status(sync));
 	EXPECT_EQ(-ETIMEDOUT, vgem_ext_signal(self->fd, f));
 	EXPECT_EQ(-ENOENT, vgem_ext_signal(self->fd, f));
@@ -397,7 +397,7 @@ TEST_F(vgem, close_signals_fences)
 	ASSERT_GT(vgem_ext_fence(fd2, other, VGEM_EXT_FENCE_WRITE), 0);
 	EXPECT_EQ(0, dmabuf_poll(dmabuf, 0));
 	close(fd2);
-	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 1000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(dmabuf, 1000));
 	close(dmabuf);
 }
 
@@ -469,7 +469,7 @@ TEST_F(vgem, import_from_vgem_and_mmap)
 	EXPECT_EQ(0, gem_close(self->fd, handle));
 	close(self->fd);	/* signals the fence */
 	self->fd = -1;
-	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 1000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(dmabuf, 1000));
 	close(dmabuf);
 	close(vfd);
 }
@@ -499,7 +499,7 @@ TEST_F(vgem, coherent_between_processes)
 		if (q == MAP_FAILED)
 			_exit(10);
 		/* Wait for the writer, through the dma-buf only */
-		if (dmabuf_poll(dmabuf, 5000) != (POLLIN | POLLOUT))
+		if (dmabuf_wait(dmabuf, 5000) != (POLLIN | POLLOUT))
 			_exit(11);
 		for (int k = 0; k < 16384; k++)
 			if (q[k] != (uint32_t)k * 3)
@@ -673,9 +673,9 @@ static void loopback(struct __test_metadata *_metadata,
 	nlb_start(self->afu, self->dsm.iova, src.iova, dst.iova, len / NLB_LINE,
 		  NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
 	/* No spinning on the DSM: the dma-buf says when it is done */
-	ASSERT_EQ(POLLIN | POLLOUT, dmabuf_poll(dst.dmabuf, 25000));
+	ASSERT_EQ(POLLIN | POLLOUT, dmabuf_wait(dst.dmabuf, 25000));
 	EXPECT_EQ(1, sync_file_status(sync));
-	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(src.dmabuf, 1000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(src.dmabuf, 1000));
 	EXPECT_EQ(1, ((volatile uint64_t *)self->dsm.va)[NLB_DSM_STATUS / 8] & 1);
 	EXPECT_EQ(0, memcmp(src.cpu, dst.cpu, len)) {
 		for (k = 0; k < len && src.cpu[k] == dst.cpu[k]; k++)
@@ -723,7 +723,7 @@ TEST_F(fpga, loopback_into_vgem_buffer)
 	ASSERT_GE(sync, 0);
 	nlb_start(self->afu, self->dsm.iova, src.iova, iova,
 		  256 * 1024 / NLB_LINE, NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
-	ASSERT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 8000));
+	ASSERT_EQ(POLLIN | POLLOUT, dmabuf_wait(dmabuf, 8000));
 	EXPECT_EQ(1, sync_file_status(sync));
 	EXPECT_EQ(0, memcmp(src.va, dst, 256 * 1024));
 	munmap(dst, 256 * 1024);
@@ -773,7 +773,7 @@ TEST_F(fpga, dmabuf_map_and_fence_errors)
 	EXPECT_EQ(-EBUSY, vgem_ext_fence(self->drm, b.c.handle, 0));
 	/* The doorbell raises vector 3: the fence signals */
 	nlb_write(self->afu, NLB_DOORBELL, 1 << 3);
-	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(b.dmabuf, 5000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(b.dmabuf, 5000));
 	EXPECT_EQ(1, sync_file_status(sync));
 
 	/* Another opener can neither unmap nor fence this file's mapping */
@@ -807,7 +807,7 @@ TEST_F(fpga, fence_times_out_without_interrupt)
 	ASSERT_GE(sync, 0);
 	t0 = now_ms();
 	EXPECT_EQ(0, dmabuf_poll(b.dmabuf, 100));
-	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(b.dmabuf, 5000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(b.dmabuf, 5000));
 	EXPECT_GE(now_ms() - t0, 150);
 	EXPECT_EQ(-ETIMEDOUT, sync_file_status(sync));
 	EXPECT_EQ(0, dma_unmap(self->port, iova));
@@ -833,7 +833,7 @@ TEST_F(fpga, fence_and_eventfd_share_the_interrupt)
 	ASSERT_EQ(0, port_dmabuf_fence(self->port, iova, FPGA_PORT_FENCE_WRITE,
 				       0, 0));
 	nlb_write(self->afu, NLB_DOORBELL, 1);
-	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(b.dmabuf, 5000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(b.dmabuf, 5000));
 	p.fd = set.fd;
 	p.events = POLLIN;
 	ASSERT_EQ(1, poll(&p, 1, 5000));
@@ -860,7 +860,7 @@ TEST_F(fpga, close_cancels_fences_and_mappings)
 	munmap((void *)self->afu, NLB_AFU_SIZE);
 	close(self->port);
 	self->port = -1;
-	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(b.dmabuf, 1000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(b.dmabuf, 1000));
 	EXPECT_EQ(-ECANCELED, sync_file_status(sync));
 	vbuf_free(self->drm, &b);
 	/* Nothing holds vgem_ext now but our file */
@@ -885,7 +885,7 @@ TEST_F(fpga, unplug_with_dmabuf_mapped)
 	ASSERT_GE(sync, 0);
 	ASSERT_EQ(0, sim_del(self->card));
 	/* The fence was cancelled, the mapping dropped */
-	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(b.dmabuf, 1000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(b.dmabuf, 1000));
 	EXPECT_EQ(-ENODEV, sync_file_status(sync));
 	EXPECT_EQ(-ENODEV, dma_unmap(self->port, iova));
 	EXPECT_EQ(-ENODEV, port_dmabuf_map(self->port, b.dmabuf, 0, &iova, NULL));

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/dma-buf.h>
@@ -146,7 +147,12 @@ static inline void *map_rw(int fd, uint64_t offset, size_t len)
 		    (off_t)offset);
 }
 
-/* The poll() events of @dmabuf among POLLIN | POLLOUT, without waiting */
+/*
+ * The poll() events of @dmabuf among POLLIN | POLLOUT, after one poll()
+ * of up to @timeout_ms.  Only for "what is ready now" and "nothing
+ * happens": a poll() that waits may wake with just one of the two (see
+ * dmabuf_wait()).
+ */
 static inline int dmabuf_poll(int dmabuf, int timeout_ms)
 {
 	struct pollfd p = { .fd = dmabuf, .events = POLLIN | POLLOUT };
@@ -154,6 +160,30 @@ static inline int dmabuf_poll(int dmabuf, int timeout_ms)
 	if (poll(&p, 1, timeout_ms) < 0)
 		return -errno;
 	return p.revents;
+}
+
+/*
+ * Wait up to @timeout_ms for @dmabuf to be idle (POLLIN | POLLOUT); the
+ * events seen last.  dma_buf_poll() has one callback per direction and
+ * a fence runs them one after the other: a poller woken by the first
+ * can look before the second has run and see only POLLOUT, so poll again.
+ */
+static inline int dmabuf_wait(int dmabuf, int timeout_ms)
+{
+	struct timespec t0, t;
+	int events, left = timeout_ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		events = dmabuf_poll(dmabuf, left);
+		if (events < 0 || events == (POLLIN | POLLOUT))
+			return events;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = timeout_ms - (int)((t.tv_sec - t0.tv_sec) * 1000 +
+					  (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0)
+			return events;
+	}
 }
 
 /*
