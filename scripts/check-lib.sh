@@ -6,9 +6,13 @@
 
 passed=0
 failed=0
+# Every failure and why, again at the end: a long run's tail is what a
+# CI report shows
+failures=$logs/failures.txt
+: > "$failures"
 
 pass() { passed=$((passed + 1)); echo "ok   $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL $1" | tee -a "$failures"; }
 
 # step NAME COMMAND...: one test; output kept in $logs/NAME.log
 step()
@@ -19,7 +23,8 @@ step()
 		pass "$name"
 	else
 		fail "$name (log: $logs/$name.log)"
-		tail -n 20 "$logs/$name.log" | sed 's/^/     | /'
+		tail -n 20 "$logs/$name.log" | sed 's/^/     | /' |
+			tee -a "$failures"
 	fi
 }
 
@@ -32,6 +37,9 @@ vm_tests()
 		--log-dir "$logs" --name "$1" --timeout "$2" --tests "$3" \
 		--append "${vm_append:-}" |
 		tee "$vm_out"
+	# FAIL lines with the "     | " diagnostics run-vm puts under them
+	awk '/^FAIL /{f=1; print; next} f && /^     \| /{print; next} {f=0}' \
+		"$vm_out" >> "$failures"
 	summary=$(sed -n 's/^run-vm: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$vm_out")
 	if [ -z "$summary" ]; then
 		fail "$1 (no summary)"
@@ -75,6 +83,10 @@ expect_failure_wait()
 # finish START: the closing lines; the exit status of the whole check
 finish()
 {
+	if [ -s "$failures" ]; then
+		echo "== failures"
+		cat "$failures"
+	fi
 	echo "== $(basename "$0" .sh) took $(( $(date +%s) - $1 )) s"
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]

@@ -40,8 +40,9 @@ vm_initrd=build/initramfs.cpio
 vm_tests vm "${VM_TIMEOUT:-480}" "${VM_TESTS:-}"
 
 echo "== the harness detects failures (each in its own short VM, side by side)"
+# The failure and, under it, the assertion that failed
 expect_failure_start failing-test harness:deliberate_fail \
-	"^FAIL harness:deliberate_fail/global.deliberately_fails" 120
+	"^     | deliberate_fail.c:[0-9]*:deliberately_fails:Expected 1 (1) == 2 (2)" 120
 expect_failure_start kernel-warn harness:kernel_warn.sh \
 	"^FAIL kernel problem during harness:kernel_warn.sh: .*WARNING:" 120
 expect_failure_start guest-hang harness:guest_hang.sh \
