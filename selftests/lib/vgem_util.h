@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <linux/dma-buf.h>
@@ -26,6 +25,8 @@
 #include <drm_mode.h>
 #include <drm/vgem_ext_drm.h>
 #include <linux/fpga-suite.h>
+
+#include "nlb_util.h"	/* now_ms() */
 
 /* Open the DRM node of driver @name whose file name starts with @prefix */
 static inline int drm_open_driver(const char *name, const char *prefix)
@@ -170,18 +171,13 @@ static inline int dmabuf_poll(int dmabuf, int timeout_ms)
  */
 static inline int dmabuf_wait(int dmabuf, int timeout_ms)
 {
-	struct timespec t0, t;
+	double end = now_ms() + timeout_ms;
 	int events, left = timeout_ms;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		events = dmabuf_poll(dmabuf, left);
-		if (events < 0 || events == (POLLIN | POLLOUT))
-			return events;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		left = timeout_ms - (int)((t.tv_sec - t0.tv_sec) * 1000 +
-					  (t.tv_nsec - t0.tv_nsec) / 1000000);
-		if (left <= 0)
+		left = (int)(end - now_ms());
+		if (events < 0 || events == (POLLIN | POLLOUT) || left <= 0)
 			return events;
 	}
 }
