@@ -551,6 +551,122 @@ static void dfl_parser_irq_caps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, the_port(test)->features[1].irq_count, 0);
 }
 
+static void dfl_parser_future_dfh(struct kunit *test)
+{
+	struct dfl_kunit *t = test->priv;
+	u64 v2 = FIELD_PREP(DFH_VERSION, 2);
+
+	/* An FME of DFH version 2: not used, its list ends, no card at all */
+	sane_card(t);
+	win_put(t, FME, win_get(t, FME) | v2);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(enumerate(test)), -ENODEV);
+	t->card = NULL;
+
+	/* A port of version 2: the FME stays, the port does not */
+	sane_card(t);
+	win_put(t, PORT, win_get(t, PORT) | v2);
+	enumerate_ok(test);
+	KUNIT_EXPECT_NOT_NULL(test, t->card->fme);
+	KUNIT_EXPECT_EQ(test, t->card->num_ports, 0);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT);
+	discard(t);
+
+	/* An AFU of version 2: the port stays, without an AFU */
+	sane_card(t);
+	win_put(t, AFU, win_get(t, AFU) | v2);
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	KUNIT_EXPECT_EQ(test, t->card->last_report, AFU);
+	KUNIT_EXPECT_EQ(test, the_port(test)->afu.size, 0);
+	KUNIT_EXPECT_NULL(test, the_port(test)->afu.ioaddr);
+	KUNIT_EXPECT_EQ(test, the_port(test)->afu_guid_l, 0);
+	KUNIT_EXPECT_EQ(test, the_port(test)->num_features, 1);
+}
+
+static void dfl_parser_short_blocks(struct kunit *test)
+{
+	struct dfl_kunit *t = test->priv;
+	struct fpga_dfl_device *port;
+
+	/* A port header block shorter than its registers: no port */
+	sane_card(t);
+	win_put(t, PORT, dfh(DFH_TYPE_FIU, DFH_ID_FIU_PORT, 0x40, false));
+	win_put(t, PORT + 0x40, dfh(DFH_TYPE_PRIVATE, 0x33, 0, true));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_ports, 0);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT);
+	discard(t);
+
+	/* An FME header cut by the end of the window: no FME */
+	memset(t->win, 0, WIN_LEN);
+	win_put(t, WIN_LEN - 0x60, dfh(DFH_TYPE_FIU, DFH_ID_FIU_FME, 0, true));
+	t->info.first = WIN_LEN - 0x60;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(enumerate(test)), -ENODEV);
+	t->card = NULL;
+	t->info.first = 0;
+
+	/* An error feature whose capability lies past its block: skipped */
+	sane_card(t);
+	win_put(t, PORT_ERR, dfh(DFH_TYPE_PRIVATE, PORT_FEATURE_ID_ERROR,
+				 PORT_ERROR_CAP, false));
+	win_put(t, PORT_ERR + PORT_ERROR_CAP, dfh(DFH_TYPE_PRIVATE, 0x33, 0, true));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT_ERR);
+	port = the_port(test);
+	KUNIT_ASSERT_EQ(test, port->num_features, 1);
+	KUNIT_EXPECT_EQ(test, port->features[0].id, 0x33);
+	discard(t);
+
+	/* A counter bank too short for its counters: skipped */
+	sane_card(t);
+	win_put(t, FME_ERR, dfh(DFH_TYPE_PRIVATE, FME_FEATURE_ID_COUNTERS,
+				0x100, false));
+	win_put(t, FME_ERR + 0x100, dfh(DFH_TYPE_PRIVATE, 0x34, 0, true));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	KUNIT_ASSERT_EQ(test, t->card->fme->num_features, 1);
+	KUNIT_EXPECT_EQ(test, t->card->fme->features[0].id, 0x34);
+}
+
+static void dfl_parser_dfhv1_short(struct kunit *test)
+{
+	struct dfl_kunit *t = test->priv;
+
+	/* A DFHv1 register block smaller than the UINT's capability */
+	sane_card(t);
+	dfhv1_uint(t, 0x200, FIELD_PREP(DFHV1_CSR_SIZE, 8));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT_UINT);
+	KUNIT_EXPECT_EQ(test, the_port(test)->num_features, 1);
+	discard(t);
+
+	/* A DFHv1 header in a block too small to hold it */
+	sane_card(t);
+	dfhv1_uint(t, 0x200, FIELD_PREP(DFHV1_CSR_SIZE, SZ_4K));
+	win_link(t, PORT_UINT, PORT_UINT + 0x20);
+	win_put(t, PORT_UINT + 0x20, dfh(DFH_TYPE_PRIVATE, 0x33, 0, true));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT_UINT);
+	KUNIT_ASSERT_EQ(test, the_port(test)->num_features, 2);
+	KUNIT_EXPECT_EQ(test, the_port(test)->features[1].id, 0x33);
+	discard(t);
+
+	/* A DFHv1 port whose header registers are too few: no port */
+	sane_card(t);
+	win_put(t, PORT, win_get(t, PORT) | FIELD_PREP(DFH_VERSION, 1));
+	win_put(t, PORT + DFHV1_CSR_ADDR, 0x800);
+	win_put(t, PORT + DFHV1_CSR_SIZE_GRP, FIELD_PREP(DFHV1_CSR_SIZE, 0x40));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_ports, 0);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT);
+}
+
 static int dfl_parser_init(struct kunit *test)
 {
 	struct dfl_kunit *t;
@@ -609,6 +725,9 @@ static struct kunit_case dfl_parser_cases[] = {
 	KUNIT_CASE(dfl_parser_dfhv1),
 	KUNIT_CASE(dfl_parser_dfhv1_bad),
 	KUNIT_CASE(dfl_parser_irq_caps),
+	KUNIT_CASE(dfl_parser_future_dfh),
+	KUNIT_CASE(dfl_parser_short_blocks),
+	KUNIT_CASE(dfl_parser_dfhv1_short),
 	{}
 };
 

@@ -248,7 +248,45 @@ static bool fpga_dfl_parse_v1(struct fpga_dfl_card *card, resource_size_t ofs,
 	return false;
 }
 
-/* Parse the feature whose DFH is at @ofs and whose block is @size long */
+/*
+ * The smallest register block of a feature: the drivers read its registers
+ * at fixed offsets, so they are checked against the block here, once.
+ */
+static resource_size_t fpga_dfl_min_size(struct fpga_dfl_device *fdev,
+					 struct fpga_dfl_feature *feat)
+{
+	if (feat->type == DFH_TYPE_FIU)
+		return FIU_HDR_SIZE;
+	if (feat->type == DFH_TYPE_AFU)
+		return AFU_HDR_SIZE;
+	if (fdev->fiu_id == DFH_ID_FIU_FME) {
+		if (feat->id == FME_FEATURE_ID_GLOBAL_ERR)
+			return FME_ERROR_SIZE;
+		if (feat->id == FME_FEATURE_ID_COUNTERS)
+			return CNTR_SIZE;
+	} else {
+		if (feat->id == PORT_FEATURE_ID_ERROR)
+			return PORT_ERROR_SIZE;
+		if (feat->id == PORT_FEATURE_ID_UINT)
+			return PORT_UINT_SIZE;
+	}
+	return 8;	/* the DFH */
+}
+
+/* What a feature that cannot be used costs its FIU */
+static const char *fpga_dfl_dropped(struct fpga_dfl_feature *feat)
+{
+	if (feat->type == DFH_TYPE_FIU)
+		return "list ends here";
+	if (feat->type == DFH_TYPE_AFU)
+		return "port kept without its AFU";
+	return "feature skipped";
+}
+
+/*
+ * Parse the feature whose DFH is at @ofs and whose block is @size long.
+ * On failure it is reported and @feat is left empty.
+ */
 static int fpga_dfl_add_feature(struct fpga_dfl_card *card,
 				struct fpga_dfl_device *fdev,
 				struct fpga_dfl_feature *feat,
@@ -264,18 +302,35 @@ static int fpga_dfl_add_feature(struct fpga_dfl_card *card,
 	feat->dfh_version = FIELD_GET(DFH_VERSION, dfh);
 
 	if (feat->dfh_version > 1) {
-		dfl_report(card, ofs, "unknown DFH version %u, feature skipped",
-			   feat->dfh_version);
-		return -EINVAL;
+		dfl_report(card, ofs, "unknown DFH version %u, %s",
+			   feat->dfh_version, fpga_dfl_dropped(feat));
+		goto drop;
 	}
-	if (feat->dfh_version == 1 &&
-	    !fpga_dfl_parse_v1(card, ofs, &csr_ofs, &csr_size, &irq_first,
-			       &irq_count))
-		return -EINVAL;
+	if (feat->dfh_version == 1) {
+		if (size < DFHV1_PARAM_HDR) {
+			dfl_report(card, ofs, "DFHv1 header past its block (%#llx bytes), %s",
+				   (unsigned long long)size, fpga_dfl_dropped(feat));
+			goto drop;
+		}
+		if (!fpga_dfl_parse_v1(card, ofs, &csr_ofs, &csr_size,
+				       &irq_first, &irq_count))
+			goto drop;
+	}
+	if (csr_size < fpga_dfl_min_size(fdev, feat)) {
+		dfl_report(card, ofs, "feature %#x: registers %#llx bytes long, needs %#llx, %s",
+			   feat->id, (unsigned long long)csr_size,
+			   (unsigned long long)fpga_dfl_min_size(fdev, feat),
+			   fpga_dfl_dropped(feat));
+		goto drop;
+	}
 
 	fpga_dfl_feature_map(card, feat, csr_ofs, csr_size);
 	fpga_dfl_feature_irqs(card, fdev, feat, ofs, irq_first, irq_count);
 	return 0;
+
+drop:
+	memset(feat, 0, sizeof(*feat));
+	return -EINVAL;
 }
 
 static void fpga_dfl_add_afu(struct fpga_dfl_card *card,
@@ -284,7 +339,7 @@ static void fpga_dfl_add_afu(struct fpga_dfl_card *card,
 	resource_size_t size;
 	u64 dfh;
 
-	if (!fpga_dfl_in_window(card, ofs, FIU_HDR_SIZE)) {
+	if (!fpga_dfl_in_window(card, ofs, AFU_HDR_SIZE)) {
 		dfl_report(card, ofs, "AFU header is outside the window");
 		return;
 	}
@@ -361,7 +416,11 @@ static struct fpga_dfl_device *fpga_dfl_walk_fiu(struct fpga_dfl_card *card,
 	fdev = fpga_dfl_device_alloc(card, fiu_id);
 	if (!fdev)
 		return NULL;
-	fpga_dfl_add_feature(card, fdev, &fdev->hdr, ofs, size);
+	/* Nothing of a FIU whose own registers cannot be read is usable */
+	if (fpga_dfl_add_feature(card, fdev, &fdev->hdr, ofs, size)) {
+		put_device(&fdev->dev);
+		return NULL;
+	}
 	fpga_dfl_card_keep(card, fdev);
 
 	afu_ofs = FIELD_GET(FIU_NEXT_AFU_OFFSET,

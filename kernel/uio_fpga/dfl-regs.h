@@ -32,7 +32,10 @@
 #define DFH_GUID_H			0x10
 #define FIU_NEXT_AFU			0x18
 #define FIU_NEXT_AFU_OFFSET		GENMASK_ULL(23, 0)
-#define FIU_HDR_SIZE			0x50
+/* Room for either FIU header: the FME's registers run to BITSTREAM_MD */
+#define FIU_HDR_SIZE			0x70
+/* An AFU header: DFH and GUID */
+#define AFU_HDR_SIZE			0x18
 
 /* DFHv1 extension */
 #define DFHV1_CSR_ADDR			0x18
@@ -78,6 +81,7 @@
 #define FME_ERROR_CAP			0x70
 #define FME_ERROR_CAP_SUPP_INT		BIT_ULL(0)
 #define FME_ERROR_CAP_INT_VECT		GENMASK_ULL(12, 1)
+#define FME_ERROR_SIZE			(FME_ERROR_CAP + 8)
 
 /* Port header */
 #define PORT_HDR_CAP			0x30
@@ -107,10 +111,12 @@
 #define PORT_ERROR_CAP			0x38
 #define PORT_ERROR_CAP_SUPP_INT		BIT_ULL(0)
 #define PORT_ERROR_CAP_INT_VECT		GENMASK_ULL(12, 1)
+#define PORT_ERROR_SIZE			(PORT_ERROR_CAP + 8)
 
 #define PORT_UINT_CAP			0x08
 #define PORT_UINT_CAP_INT_NUM		GENMASK_ULL(11, 0)
 #define PORT_UINT_CAP_FST_VECT		GENMASK_ULL(23, 12)
+#define PORT_UINT_SIZE			(PORT_UINT_CAP + 8)
 
 /* NLB0 loopback AFU (OPAE hello_fpga CSR map) */
 #define NLB0_AFU_GUID_H			0xd8424dc4a4a3c413ULL
@@ -155,6 +161,7 @@
 #define CNTR_EVT_RESETS			6
 #define CNTR_EVT_DMA_FAULTS		7
 #define CNTR_NUM_EVENTS			8
+#define CNTR_SIZE			CNTR_REG(CNTR_CARD, CNTR_NUM_EVENTS)
 
 /* Port error register bits the simulated card sets */
 #define PORT_ERR_DMA_FAULT		BIT_ULL(0)	/* DMA to an unmapped IOVA */

@@ -11,7 +11,10 @@
  * has no MSI-X); port 1's offset is port 0's (loop); port 2's is outside
  * the BAR; port 3 has FIU id 7.  "irq": an ivshmem-doorbell card with 6
  * MSI-X vectors, whose interrupts the model raises on request: port error
- * (vector 4, DFHv0 capability), UINT (0..3, DFHv1 parameter).
+ * (vector 4, DFHv0 capability), UINT (0..3, DFHv1 parameter).  "future":
+ * a card of a later DFL revision or a broken one: an FME feature, port 0's
+ * header and port 1's AFU of DFH version 2, port 2's error feature with
+ * DFHv1 registers too few for its capability; port 3 is good.
  */
 #include <poll.h>
 #include <setjmp.h>
@@ -27,6 +30,7 @@
 
 #define BASIC_GUID0	"d8424dc4a4a3c413f89e433683f9040b"
 #define BASIC_GUID1	"00112233445566778899aabbccddeeff"
+#define FUTURE_GUID3	"f0e0d0c0b0a090807060504030201000"
 #define MODULES		"uio_fpga fpga_port fpga_fme fpga_dfl_pci fpga_dfl"
 /*
  * The model is a host process beside a TCG guest on a shared machine: give
@@ -126,7 +130,7 @@ static volatile uint64_t *afu_map(int fd, size_t *size, int prot)
 } while (0)
 
 FIXTURE(pci) {
-	struct pci_card basic, bad;
+	struct pci_card basic, bad, future;
 	bool found;
 	int kmsg;
 };
@@ -142,6 +146,7 @@ FIXTURE_SETUP(pci)
 	/* The VM has cards: not finding them is a failure, not a skip */
 	ASSERT_EQ(0, pci_card_find(&self->basic, "basic"));
 	ASSERT_EQ(0, pci_card_find(&self->bad, "malformed"));
+	ASSERT_EQ(0, pci_card_find(&self->future, "future"));
 	self->found = true;
 	ASSERT_EQ(0, run_cmd("modprobe fpga_dfl_pci && modprobe fpga_port && modprobe fpga_fme"));
 	ASSERT_EQ(0, sysfs_write(PORT_TIMEOUT, MODEL_TIMEOUT_US));
@@ -151,10 +156,12 @@ FIXTURE_SETUP(pci)
 	/* new_id probed both; each test sees a fresh probe in the log */
 	ASSERT_EQ(0, pci_unbind(&self->basic));
 	ASSERT_EQ(0, pci_unbind(&self->bad));
+	ASSERT_EQ(0, pci_unbind(&self->future));
 	self->kmsg = kmsg_open();
 	ASSERT_GE(self->kmsg, 0);
 	ASSERT_EQ(0, pci_bind(&self->basic));
 	ASSERT_EQ(0, pci_bind(&self->bad));
+	ASSERT_EQ(0, pci_bind(&self->future));
 }
 
 FIXTURE_TEARDOWN(pci)
@@ -163,6 +170,7 @@ FIXTURE_TEARDOWN(pci)
 		return;
 	pci_unbind(&self->basic);
 	pci_unbind(&self->bad);
+	pci_unbind(&self->future);
 	close(self->kmsg);
 	run_cmd("modprobe -r " MODULES);
 }
@@ -298,6 +306,28 @@ TEST_F(pci, malformed_card_reported_rest_enumerates)
 	p0 = pci_child_at(&self->bad, "fpga-port.", 0);
 	ASSERT_EQ(0, port_attr(p0, "afu_id", buf, sizeof(buf)));
 	EXPECT_STREQ(BASIC_GUID0, buf);
+}
+
+/* Unknown DFH versions and short register blocks cost only themselves */
+TEST_F(pci, future_card_reported_rest_enumerates)
+{
+	const char *bdf = self->future.bdf;
+	char buf[64];
+	int p3;
+
+	NEED_CARDS();
+	EXPECT_TRUE(kmsg_has(self->kmsg, "unknown DFH version 2, feature skipped", bdf));
+	EXPECT_TRUE(kmsg_has(self->kmsg, "unknown DFH version 2, list ends here", bdf));
+	EXPECT_TRUE(kmsg_has(self->kmsg, "unknown DFH version 2, port kept without its AFU",
+			     bdf));
+	EXPECT_TRUE(kmsg_has(self->kmsg,
+			     "feature 0x10: registers 0x8 bytes long, needs 0x40", bdf));
+	EXPECT_EQ(1, pci_children(&self->future, "fpga-fme."));
+	/* Port 0 is gone; port 1 has no AFU, so no driver */
+	ASSERT_EQ(3, pci_children(&self->future, "fpga-port."));
+	p3 = pci_child_at(&self->future, "fpga-port.", 2);
+	ASSERT_EQ(0, port_attr(p3, "afu_id", buf, sizeof(buf)));
+	EXPECT_STREQ(FUTURE_GUID3, buf);
 }
 
 /* The bad UINT is kept, without interrupts; the port works */
