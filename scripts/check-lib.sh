@@ -2,7 +2,9 @@
 #
 # Shared by check.sh and check-debug.sh: counting, steps with logs, a run of
 # kselftests in the VM, and runs that must fail.  The caller sets logs,
-# vm_kernel and vm_initrd, and may set vm_append (kernel parameters).
+# vm_kernel and vm_initrd, and may set vm_append (kernel parameters) and
+# vm_silence (seconds without output after which a guest is hung; run-vm's
+# default if unset).
 
 passed=0
 failed=0
@@ -29,13 +31,14 @@ step()
 }
 
 # vm_tests NAME TIMEOUT TESTS: the kselftests TESTS (empty: the default
-# collections) in one VM; each result counts
+# collections) in one VM; each result counts.  TIMEOUT empty: the hard
+# limit is the sum of the tests' own limits (run-vm derives it).
 vm_tests()
 {
 	vm_out=$logs/$1-run.txt
 	scripts/vm/run-vm --kernel "$vm_kernel" --initrd "$vm_initrd" \
-		--log-dir "$logs" --name "$1" --timeout "$2" --tests "$3" \
-		--append "${vm_append:-}" |
+		--log-dir "$logs" --name "$1" ${2:+--timeout "$2"} --tests "$3" \
+		${vm_silence:+--silence "$vm_silence"} --append "${vm_append:-}" |
 		tee "$vm_out"
 	# FAIL lines with the "     | " diagnostics run-vm puts under them
 	awk '/^FAIL /{f=1; print; next} f && /^     \| /{print; next} {f=0}' \
@@ -49,16 +52,19 @@ vm_tests()
 	fi
 }
 
-# expect_failure_start NAME TEST PATTERN TIMEOUT: a VM run, in the
-# background, that must fail saying PATTERN; expect_failure_wait counts
+# expect_failure_start NAME TEST PATTERN [TIMEOUT [SILENCE]]: a VM run, in
+# the background, that must fail saying PATTERN; expect_failure_wait counts
 # every one started.  They are short and mostly boot, so they run side by
-# side.
+# side.  TIMEOUT and SILENCE empty: run-vm's (derived) hard limit and
+# vm_silence.
 expect_failure_start()
 {
 	out=$logs/harness-$1.txt
+	silence=${5:-${vm_silence:-}}
 	(
 		if scripts/vm/run-vm --kernel "$vm_kernel" --initrd "$vm_initrd" \
-			--log-dir "$logs" --name "harness-$1" --timeout "$4" \
+			--log-dir "$logs" --name "harness-$1" ${4:+--timeout "$4"} \
+			${silence:+--silence "$silence"} \
 			--tests "$2" --append "${vm_append:-}" > "$out" 2>&1; then
 			echo "fail harness detects $1 (the run passed)"
 		elif grep -q "$3" "$out"; then
