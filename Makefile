@@ -6,12 +6,14 @@
 PACKAGE_NAME := $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' dkms.conf)
 PACKAGE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 
-# Target kernel: the running kernel if its build dir exists, else the newest
-# one installed.  KERNELRELEASE is what DKMS passes.
+# Target kernel: what DKMS passes (KERNELRELEASE), else the running kernel
+# if its build dir exists, else the one Debian's metapackage KERNEL_PKG
+# names (the test VM's kernel), never whichever is newest.
+KERNEL_PKG ?= linux-image-amd64
 KVER ?= $(or $(KERNELRELEASE),$(shell \
 	if [ -d /lib/modules/$$(uname -r)/build ]; then uname -r; \
-	else ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1 | \
-		cut -d/ -f4; fi))
+	else dpkg-query -W -f='$${Depends}' $(KERNEL_PKG) 2>/dev/null | \
+		sed -n 's/^linux-image-\([^ ,]*\).*/\1/p'; fi))
 KDIR ?= /lib/modules/$(KVER)/build
 VMLINUZ ?= /boot/vmlinuz-$(KVER)
 
@@ -25,14 +27,16 @@ CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/fpga-suite
 KCONFIG_OPTS = $(shell scripts/kconfig-defaults Kconfig $(KDIR)/include/config/auto.conf)
 KBUILD = $(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(KCONFIG_OPTS)
 
-VM_TIMEOUT ?= 480
+# The VM's hard limit: derived from the selected tests' own limits unless
+# VM_TIMEOUT (seconds) is set
+VM_TIMEOUT ?=
 # Where the VM's modules come from: dkms (the installed copies, as users get
 # them) or build (this tree's kernel/ build, for quick iteration)
 VM_MODULES ?= dkms
 # Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
 VM_TESTS ?=
 
-.PHONY: stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug \
+.PHONY: stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full \
 	fuzz bench print-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install deps check check-run \
 	check-harness lint demo vm initramfs clean
@@ -48,7 +52,9 @@ help:
 	@echo "make install       install tools, headers, udev rule (DESTDIR=, PREFIX=)"
 	@echo "make dkms-install  register, build and install the modules with DKMS"
 	@echo "make check-debug   the debug-kernel tier: KUnit, KASAN, lockdep, kmemleak,"
-	@echo "                   fault injection, fuzzing (kernel cached in ~/.cache)"
+	@echo "                   fault injection, fuzzing (kernel cached in ~/.cache);"
+	@echo "                   DEBUG_SET=ci: the part CI runs (.ci/run)"
+	@echo "make check-full    make check, then the whole debug tier (about 75 min)"
 	@echo "make check-debug-run VM_TESTS=...  some tests on the cached debug kernel"
 	@echo "make bench         benchmarks in the VM (table + build/bench.json)"
 	@echo "make fuzz          syscall fuzzer in the VM (FUZZ_SECONDS=, FUZZ_SEED=, FUZZ_ARGS=)"
@@ -119,7 +125,8 @@ check-run-all:
 # The VM part only, on what is built and installed already
 check-run: initramfs
 	scripts/vm/run-vm --kernel $(VMLINUZ) --initrd $(BUILD)/initramfs.cpio \
-		--log-dir $(BUILD)/logs --timeout $(VM_TIMEOUT) --tests "$(VM_TESTS)"
+		--log-dir $(BUILD)/logs $(if $(VM_TIMEOUT),--timeout $(VM_TIMEOUT)) \
+		--tests "$(VM_TESTS)"
 
 demo:
 	@scripts/deps.sh --check >/dev/null || scripts/deps.sh
@@ -151,7 +158,10 @@ vm: initramfs
 # scripts/debug-kernel.sh); our modules built out of tree against it.
 DEBUG_KDIR = $(shell scripts/debug-kernel.sh --path 2>/dev/null)
 DEBUG_BUILD := $(BUILD)/debug
-DEBUG_VM_TIMEOUT ?= 2400
+DEBUG_VM_TIMEOUT ?=
+# The debug kernel may print nothing for minutes (a kmemleak scan, a long
+# KASAN-checked sweep): its guest is hung only after this much silence
+DEBUG_VM_SILENCE ?= 600
 # The debug kernel is many times slower: what waits for the simulated
 # card's model thread (the port reset handshake) gets more time.
 DEBUG_APPEND := fpga_port.reset_timeout_us=2000000
@@ -190,13 +200,20 @@ debug-initramfs: stage debug-modules
 check-debug-run: debug-initramfs
 	scripts/vm/run-vm --kernel $(DEBUG_KDIR)/arch/x86/boot/bzImage \
 		--initrd $(BUILD)/initramfs-debug.cpio --log-dir $(BUILD)/logs \
-		--name debug --timeout $(DEBUG_VM_TIMEOUT) --tests "$(VM_TESTS)" \
-		--append "$(DEBUG_APPEND)"
+		--name debug $(if $(DEBUG_VM_TIMEOUT),--timeout $(DEBUG_VM_TIMEOUT)) \
+		--silence $(DEBUG_VM_SILENCE) \
+		--tests "$(VM_TESTS)" --append "$(DEBUG_APPEND)"
 
-# The whole tier, from a cold cache if need be
+# The whole tier, from a cold cache if need be (DEBUG_SET=ci: CI's part)
 check-debug:
 	@scripts/deps.sh --check >/dev/null || scripts/deps.sh
 	@scripts/check-debug.sh
+
+# Everything: what must pass before an issue that changes kernel code is
+# called resolved.  CI's stages with the whole debug tier: the same stage
+# table and closing line.
+check-full:
+	@FPGA_DEBUG_SET=full .ci/run
 
 clean: clean-modules
 	$(MAKE) -C selftests clean
@@ -212,3 +229,6 @@ print-kdir:
 
 print-debug-append:
 	@echo $(DEBUG_APPEND)
+
+print-debug-silence:
+	@echo $(DEBUG_VM_SILENCE)
