@@ -114,6 +114,17 @@ static struct fpga_dfl_card *enumerate_ok(struct kunit *test)
 	return card;
 }
 
+/* Enumerate a card with one malformed entry, reported at @ofs */
+static struct fpga_dfl_card *enumerate_one_report(struct kunit *test,
+						  size_t ofs)
+{
+	struct fpga_dfl_card *card = enumerate_ok(test);
+
+	KUNIT_EXPECT_EQ(test, card->num_reports, 1);
+	KUNIT_EXPECT_EQ(test, card->last_report, ofs);
+	return card;
+}
+
 static struct fpga_dfl_device *the_port(struct kunit *test)
 {
 	struct dfl_kunit *t = test->priv;
@@ -565,19 +576,15 @@ static void dfl_parser_future_dfh(struct kunit *test)
 	/* A port of version 2: the FME stays, the port does not */
 	sane_card(t);
 	win_put(t, PORT, win_get(t, PORT) | v2);
-	enumerate_ok(test);
+	enumerate_one_report(test, PORT);
 	KUNIT_EXPECT_NOT_NULL(test, t->card->fme);
 	KUNIT_EXPECT_EQ(test, t->card->num_ports, 0);
-	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
-	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT);
 	discard(t);
 
 	/* An AFU of version 2: the port stays, without an AFU */
 	sane_card(t);
 	win_put(t, AFU, win_get(t, AFU) | v2);
-	enumerate_ok(test);
-	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
-	KUNIT_EXPECT_EQ(test, t->card->last_report, AFU);
+	enumerate_one_report(test, AFU);
 	KUNIT_EXPECT_EQ(test, the_port(test)->afu.size, 0);
 	KUNIT_EXPECT_NULL(test, the_port(test)->afu.ioaddr);
 	KUNIT_EXPECT_EQ(test, the_port(test)->afu_guid_l, 0);
@@ -593,10 +600,8 @@ static void dfl_parser_short_blocks(struct kunit *test)
 	sane_card(t);
 	win_put(t, PORT, dfh(DFH_TYPE_FIU, DFH_ID_FIU_PORT, 0x40, false));
 	win_put(t, PORT + 0x40, dfh(DFH_TYPE_PRIVATE, 0x33, 0, true));
-	enumerate_ok(test);
+	enumerate_one_report(test, PORT);
 	KUNIT_EXPECT_EQ(test, t->card->num_ports, 0);
-	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
-	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT);
 	discard(t);
 
 	/* An FME header cut by the end of the window: no FME */
@@ -612,9 +617,7 @@ static void dfl_parser_short_blocks(struct kunit *test)
 	win_put(t, PORT_ERR, dfh(DFH_TYPE_PRIVATE, PORT_FEATURE_ID_ERROR,
 				 PORT_ERROR_CAP, false));
 	win_put(t, PORT_ERR + PORT_ERROR_CAP, dfh(DFH_TYPE_PRIVATE, 0x33, 0, true));
-	enumerate_ok(test);
-	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
-	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT_ERR);
+	enumerate_one_report(test, PORT_ERR);
 	port = the_port(test);
 	KUNIT_ASSERT_EQ(test, port->num_features, 1);
 	KUNIT_EXPECT_EQ(test, port->features[0].id, 0x33);
@@ -625,8 +628,7 @@ static void dfl_parser_short_blocks(struct kunit *test)
 	win_put(t, FME_ERR, dfh(DFH_TYPE_PRIVATE, FME_FEATURE_ID_COUNTERS,
 				0x100, false));
 	win_put(t, FME_ERR + 0x100, dfh(DFH_TYPE_PRIVATE, 0x34, 0, true));
-	enumerate_ok(test);
-	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
+	enumerate_one_report(test, FME_ERR);
 	KUNIT_ASSERT_EQ(test, t->card->fme->num_features, 1);
 	KUNIT_EXPECT_EQ(test, t->card->fme->features[0].id, 0x34);
 }
@@ -638,9 +640,7 @@ static void dfl_parser_dfhv1_short(struct kunit *test)
 	/* A DFHv1 register block smaller than the UINT's capability */
 	sane_card(t);
 	dfhv1_uint(t, 0x200, FIELD_PREP(DFHV1_CSR_SIZE, 8));
-	enumerate_ok(test);
-	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
-	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT_UINT);
+	enumerate_one_report(test, PORT_UINT);
 	KUNIT_EXPECT_EQ(test, the_port(test)->num_features, 1);
 	discard(t);
 
@@ -649,9 +649,7 @@ static void dfl_parser_dfhv1_short(struct kunit *test)
 	dfhv1_uint(t, 0x200, FIELD_PREP(DFHV1_CSR_SIZE, SZ_4K));
 	win_link(t, PORT_UINT, PORT_UINT + 0x20);
 	win_put(t, PORT_UINT + 0x20, dfh(DFH_TYPE_PRIVATE, 0x33, 0, true));
-	enumerate_ok(test);
-	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
-	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT_UINT);
+	enumerate_one_report(test, PORT_UINT);
 	KUNIT_ASSERT_EQ(test, the_port(test)->num_features, 2);
 	KUNIT_EXPECT_EQ(test, the_port(test)->features[1].id, 0x33);
 	discard(t);
@@ -661,10 +659,8 @@ static void dfl_parser_dfhv1_short(struct kunit *test)
 	win_put(t, PORT, win_get(t, PORT) | FIELD_PREP(DFH_VERSION, 1));
 	win_put(t, PORT + DFHV1_CSR_ADDR, 0x800);
 	win_put(t, PORT + DFHV1_CSR_SIZE_GRP, FIELD_PREP(DFHV1_CSR_SIZE, 0x40));
-	enumerate_ok(test);
+	enumerate_one_report(test, PORT);
 	KUNIT_EXPECT_EQ(test, t->card->num_ports, 0);
-	KUNIT_EXPECT_EQ(test, t->card->num_reports, 1);
-	KUNIT_EXPECT_EQ(test, t->card->last_report, PORT);
 }
 
 static int dfl_parser_init(struct kunit *test)
