@@ -98,10 +98,21 @@ static ssize_t card_id_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(card_id);
 
+static ssize_t dma_isolation_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct fpga_dfl_device *fdev = to_fpga_dfl_device(dev);
+
+	return sysfs_emit(buf, "%s\n",
+			  fpga_dfl_dma_isolation_name(fdev->dma_isolation));
+}
+static DEVICE_ATTR_RO(dma_isolation);
+
 static struct attribute *fpga_dfl_dev_attrs[] = {
 	&dev_attr_modalias.attr,
 	&dev_attr_driver_override.attr,
 	&dev_attr_card_id.attr,
+	&dev_attr_dma_isolation.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(fpga_dfl_dev);

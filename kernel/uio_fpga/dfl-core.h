@@ -24,6 +24,16 @@
 
 #define FPGA_DFL_MODALIAS_FMT	"fpga_dfl:t%04Xf%04X"
 
+/*
+ * What the DMA of a card's ports can reach (Documentation/security.md),
+ * as the dma_isolation attribute shows it
+ */
+enum fpga_dfl_dma_isolation {
+	FPGA_DFL_DMA_UNTRANSLATED,	/* "none": addresses are physical */
+	FPGA_DFL_DMA_PER_CARD,		/* "card": one IOMMU domain per card */
+	FPGA_DFL_DMA_PER_PORT,		/* "port": one domain per port */
+};
+
 /**
  * struct fpga_dfl_card_info - what a card driver tells the core
  * @parent:	the card's device; it performs DMA for the card's ports
@@ -34,6 +44,7 @@
  * @bar:	PCI BAR the window is (0 otherwise): the FME's port offset
  *		registers name a BAR, and only ports in this one are walked
  * @cacheable:	the window is ordinary memory, to be mapped cacheable
+ * @dma_isolation: whether and how an IOMMU confines the card's DMA
  * @irqs:	Linux irq number of each interrupt vector of the card
  * @num_irqs:	number of entries in @irqs
  */
@@ -45,6 +56,7 @@ struct fpga_dfl_card_info {
 	resource_size_t first;
 	u8 bar;
 	bool cacheable;
+	enum fpga_dfl_dma_isolation dma_isolation;
 	const int *irqs;
 	unsigned int num_irqs;
 };
@@ -82,6 +94,7 @@ struct fpga_dfl_feature {
  * @card_id:	number of the card the FIU belongs to
  * @dma_dev:	the device that performs DMA for this FIU (the card)
  * @cacheable:	registers are ordinary memory (simulated card)
+ * @dma_isolation: what the card's DMA can reach
  * @hdr:	the FIU header registers
  * @features:	private features, in list order
  * @num_features: number of entries in @features
@@ -103,6 +116,7 @@ struct fpga_dfl_device {
 	int card_id;
 	struct device *dma_dev;
 	bool cacheable;
+	enum fpga_dfl_dma_isolation dma_isolation;
 	struct fpga_dfl_feature hdr;
 	struct fpga_dfl_feature *features;
 	unsigned int num_features;
@@ -200,6 +214,10 @@ struct fpga_dfl_card;
 struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info);
 void fpga_dfl_card_remove(struct fpga_dfl_card *card);
 int fpga_dfl_card_id(const struct fpga_dfl_card *card);
+
+/* DMA isolation policy (dfl-dma.c) */
+const char *fpga_dfl_dma_isolation_name(enum fpga_dfl_dma_isolation iso);
+int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev, const char *what);
 
 struct fpga_dfl_feature *
 fpga_dfl_find_feature(struct fpga_dfl_device *fdev, u16 id);

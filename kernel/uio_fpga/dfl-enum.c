@@ -110,6 +110,7 @@ static struct fpga_dfl_device *fpga_dfl_device_alloc(struct fpga_dfl_card *card,
 	fdev->card_id = card->id;
 	fdev->dma_dev = card->info.parent;
 	fdev->cacheable = card->info.cacheable;
+	fdev->dma_isolation = card->info.dma_isolation;
 	device_initialize(&fdev->dev);
 	fdev->dev.parent = card->info.parent;
 	fdev->dev.bus = &fpga_dfl_bus_type;
@@ -683,6 +684,9 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 		fpga_dfl_card_free(card);
 		return ERR_PTR(-ENODEV);
 	}
+	if (info->dma_isolation == FPGA_DFL_DMA_UNTRANSLATED)
+		dev_warn(info->parent,
+			 "no IOMMU translates this card's DMA: it can reach all memory, so mapping DMA and the AFU's registers need CAP_SYS_RAWIO\n");
 	trace_card_add(card->id, card->num_ports, card->fme);
 	fpga_dfl_nl_card_event(FPGA_NL_CMD_EVENT_CARD_ADDED, card->id,
 			       info->parent, card->num_ports);

@@ -8,6 +8,7 @@
  *   echo VENDOR DEVICE > /sys/bus/pci/drivers/fpga_dfl_pci/new_id
  */
 #include <linux/dma-mapping.h>
+#include <linux/iommu.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -93,6 +94,20 @@ static int fpga_dfl_pci_dma_init(struct pci_dev *pdev)
 	return ret;
 }
 
+/*
+ * Whether an IOMMU translates the function's DMA.  All ports of the
+ * function share its requester id, so one domain serves them all: access
+ * to one port is access to the DMA of every port of the function.
+ */
+static enum fpga_dfl_dma_isolation fpga_dfl_pci_dma_isolation(struct pci_dev *pdev)
+{
+	struct iommu_domain *domain = iommu_get_domain_for_dev(&pdev->dev);
+
+	if (!domain || domain->type == IOMMU_DOMAIN_IDENTITY)
+		return FPGA_DFL_DMA_UNTRANSLATED;
+	return FPGA_DFL_DMA_PER_CARD;
+}
+
 /* One card per list start; a list that yields nothing costs only itself */
 static unsigned int fpga_dfl_pci_add_cards(struct fpga_dfl_pci *fp)
 {
@@ -108,6 +123,7 @@ static unsigned int fpga_dfl_pci_add_cards(struct fpga_dfl_pci *fp)
 			.len = pci_resource_len(pdev, l->bar),
 			.first = l->ofs,
 			.bar = l->bar,
+			.dma_isolation = fpga_dfl_pci_dma_isolation(pdev),
 			.irqs = fp->irqs,
 			.num_irqs = fp->num_irqs,
 		};

@@ -306,6 +306,9 @@ long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
 		return -EFAULT;
 	if (map.argsz < minsz)
 		return -EINVAL;
+	ret = fpga_dfl_dma_permitted(pf->port->fdev, "DMA map");
+	if (ret)
+		return ret;
 	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
 	if (!dma)
 		return -ENOMEM;
@@ -396,7 +399,7 @@ long fpga_port_ioctl_dma_unmap(struct fpga_port_file *pf, void __user *arg)
 	return 0;
 }
 
-/* Release every mapping of the file: on close, and on unplug */
+/* Release every mapping of the file: after a reset once closed, on unplug */
 void fpga_port_dma_unmap_all(struct fpga_port_file *pf)
 {
 	struct rb_node *node;
@@ -406,4 +409,20 @@ void fpga_port_dma_unmap_all(struct fpga_port_file *pf)
 		__fpga_port_dma_release(pf, rb_entry(node, struct fpga_port_dma,
 						     node));
 	mutex_unlock(&pf->dma_lock);
+}
+
+/**
+ * __fpga_port_dma_release_quarantine() - free what closed files mapped
+ * @port: the port, its AFU stopped (reset, or in reset); port->lock held
+ */
+void __fpga_port_dma_release_quarantine(struct fpga_port *port)
+{
+	struct fpga_port_file *pf, *next;
+
+	lockdep_assert_held(&port->lock);
+	list_for_each_entry_safe(pf, next, &port->quarantine, node) {
+		list_del(&pf->node);
+		fpga_port_dma_unmap_all(pf);
+		kfree(pf);
+	}
 }

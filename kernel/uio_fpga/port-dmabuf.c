@@ -100,6 +100,9 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 		return -EFAULT;
 	if (map.argsz < minsz || map.pad)
 		return -EINVAL;
+	ret = fpga_dfl_dma_permitted(pf->port->fdev, "dma-buf map");
+	if (ret)
+		return ret;
 	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
 	if (!dma)
 		return -ENOMEM;
@@ -115,6 +118,14 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 		dev_dbg(dev, "dmabuf map: fd %d is not a dma-buf: %d\n",
 			map.fd, ret);
 		goto err_free;
+	}
+	/* The card may write only into a dma-buf its holder may write */
+	if (dma->dir != DMA_TO_DEVICE &&
+	    !(dma->dmabuf.buf->file->f_mode & FMODE_WRITE)) {
+		dev_dbg(dev, "dmabuf map: fd %d is read-only: only FPGA_PORT_DMA_TO_DEV\n",
+			map.fd);
+		ret = -EACCES;
+		goto err_put_buf;
 	}
 
 	mutex_lock(&pf->dma_lock);
@@ -139,6 +150,7 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 
 err_unlock:
 	mutex_unlock(&pf->dma_lock);
+err_put_buf:
 	dma_buf_put(dma->dmabuf.buf);
 err_free:
 	kfree(dma);

@@ -72,31 +72,59 @@ static int fpga_port_release(struct inode *inode, struct file *file)
 {
 	struct fpga_port_file *pf = file->private_data;
 	struct fpga_port *port = pf->port;
-	bool last;
+	bool last, quarantined = false;
 	int idx;
 
 	idx = srcu_read_lock(&port->unplug);
 	fpga_port_fences_cancel(port, pf, -ECANCELED);
-	fpga_port_dma_unmap_all(pf);
 
+	/*
+	 * Under the lock, so that an open racing this close finds the port
+	 * reset and keeps the eventfds it binds.
+	 */
 	mutex_lock(&port->lock);
 	list_del(&pf->node);
+	pf->file = NULL;
 	last = !--port->open_count;
 	if (last)
 		port->excl = false;
-	mutex_unlock(&port->lock);
-
+	/* A job of the AFU may still use these buffers: until it is stopped */
+	if (!RB_EMPTY_ROOT(&pf->dma_maps)) {
+		list_add_tail(&pf->node, &port->quarantine);
+		quarantined = true;
+	}
 	/* Like upstream: the next user finds the AFU reset, no eventfds bound */
 	if (last && !READ_ONCE(port->gone)) {
 		fpga_dfl_irqs_unbind_all(&port->err_irqs);
 		fpga_dfl_irqs_unbind_all(&port->uint_irqs);
-		fpga_port_reset(port);
+		__fpga_port_reset(port);
 	}
+	mutex_unlock(&port->lock);
 	srcu_read_unlock(&port->unplug, idx);
 
-	kfree(pf);
+	if (!quarantined)
+		kfree(pf);
 	put_device(&port->chardev);
 	return 0;
+}
+
+/*
+ * Commands that change the port or give its AFU memory or interrupts:
+ * only through a file opened for writing, as a read-only open implies
+ */
+static bool fpga_port_cmd_writes(unsigned int cmd)
+{
+	switch (cmd) {
+	case DFL_FPGA_PORT_RESET:
+	case DFL_FPGA_PORT_DMA_MAP:
+	case DFL_FPGA_PORT_DMA_UNMAP:
+	case FPGA_PORT_DMABUF_MAP:
+	case FPGA_PORT_DMABUF_FENCE:
+	case DFL_FPGA_PORT_ERR_SET_IRQ:
+	case DFL_FPGA_PORT_UINT_SET_IRQ:
+		return true;
+	}
+	return false;
 }
 
 static long fpga_port_ioctl_locked(struct fpga_port_file *pf, unsigned int cmd,
@@ -104,6 +132,12 @@ static long fpga_port_ioctl_locked(struct fpga_port_file *pf, unsigned int cmd,
 {
 	struct fpga_port *port = pf->port;
 	void __user *uarg = (void __user *)arg;
+
+	if (fpga_port_cmd_writes(cmd) && !(pf->file->f_mode & FMODE_WRITE)) {
+		dev_dbg(&port->chardev, "ioctl %#x needs a file open for writing\n",
+			cmd);
+		return -EBADF;
+	}
 
 	switch (cmd) {
 	case DFL_FPGA_GET_API_VERSION:
@@ -208,6 +242,7 @@ static int fpga_port_probe(struct fpga_dfl_device *fdev)
 	port->id = fdev->id;
 	mutex_init(&port->lock);
 	INIT_LIST_HEAD(&port->files);
+	INIT_LIST_HEAD(&port->quarantine);
 	port->hdr = fdev->hdr.ioaddr;
 	port->afu = fdev->afu.ioaddr;
 	port->afu_start = fdev->afu.start;
@@ -283,8 +318,12 @@ static void fpga_port_remove(struct fpga_dfl_device *fdev)
 	 */
 	fpga_port_revoke_mmaps(port);
 	mutex_lock(&port->lock);
+	/* Stop the AFU before its buffers are unmapped; left in reset */
+	if (__fpga_port_disable(port))
+		dev_warn(&fdev->dev, "the AFU may still be running at unbind\n");
 	list_for_each_entry(pf, &port->files, node)
 		fpga_port_dma_unmap_all(pf);
+	__fpga_port_dma_release_quarantine(port);
 	mutex_unlock(&port->lock);
 	/* Fences use the user interrupts: before those go */
 	fpga_port_fences_fini(port);

@@ -151,7 +151,7 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 	u64 size = vma->vm_end - vma->vm_start;
 	int ret, idx;
 
-	if (!(vma->vm_flags & VM_SHARED)) {
+	if (!(vma->vm_flags & VM_MAYSHARE)) {
 		dev_dbg(&port->chardev, "mmap: MAP_SHARED is required\n");
 		return -EINVAL;
 	}
@@ -163,9 +163,11 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 	}
 
 	idx = srcu_read_lock(&port->unplug);
-	if (READ_ONCE(port->gone)) {
-		ret = -ENODEV;
-	} else {
+	ret = READ_ONCE(port->gone) ? -ENODEV : 0;
+	/* Writing the AFU's registers means giving it DMA addresses */
+	if (!ret && (vma->vm_flags & VM_MAYWRITE))
+		ret = fpga_dfl_dma_permitted(port->fdev, "AFU mmap");
+	if (!ret) {
 		vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND |
 				 VM_DONTDUMP;
 		vma->vm_ops = &fpga_port_vm_ops;
@@ -173,7 +175,6 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 		/* A simulated card's registers are RAM, mapped as the kernel maps them */
 		if (!port->fdev->cacheable)
 			vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
-		ret = 0;
 	}
 	srcu_read_unlock(&port->unplug, idx);
 	trace_region_mmap(port, offset, size, ret);

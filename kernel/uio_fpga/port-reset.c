@@ -40,25 +40,37 @@ int fpga_port_enable(struct fpga_port *port)
 }
 
 /**
- * fpga_port_reset() - soft-reset the port and its AFU
- * @port: the port (not gone)
+ * __fpga_port_reset() - soft-reset the port and its AFU
+ * @port: the port (not gone); caller holds port->lock
  *
  * Announced on the netlink group "events" (begin, end with the result),
- * whoever asked: ioctl, sysfs, netlink or the last close.
+ * whoever asked: ioctl, sysfs, netlink or the last close.  Once the AFU
+ * is stopped, the mappings of closed files are released.
  *
  * Return: 0, or -ETIMEDOUT if the card did not acknowledge (the port is
- * still released from reset).
+ * still released from reset, the closed files' mappings stay).
  */
+int __fpga_port_reset(struct fpga_port *port)
+{
+	int ret;
+
+	lockdep_assert_held(&port->lock);
+	fpga_dfl_nl_notify_reset(port->fdev, true, 0);
+	ret = fpga_dfl_port_reset(port->fdev,
+				  READ_ONCE(fpga_port_reset_timeout_us));
+	if (!ret)
+		__fpga_port_dma_release_quarantine(port);
+	fpga_dfl_nl_notify_reset(port->fdev, false, ret);
+	return ret;
+}
+
 int fpga_port_reset(struct fpga_port *port)
 {
 	int ret;
 
-	fpga_dfl_nl_notify_reset(port->fdev, true, 0);
 	mutex_lock(&port->lock);
-	ret = fpga_dfl_port_reset(port->fdev,
-				  READ_ONCE(fpga_port_reset_timeout_us));
+	ret = __fpga_port_reset(port);
 	mutex_unlock(&port->lock);
-	fpga_dfl_nl_notify_reset(port->fdev, false, ret);
 	return ret;
 }
 

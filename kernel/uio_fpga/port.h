@@ -68,8 +68,12 @@ struct fpga_port_fences {
  *		rwsem: those operations fault user memory (mmap_lock) and mmap
  *		runs under mmap_lock, so readers must never wait for remove()
  * @gone:	the port was removed; every operation fails with -ENODEV
- * @lock:	protects @files, @open_count, @excl and serialises resets
+ * @lock:	protects @files, @quarantine, @open_count, @excl and
+ *		serialises resets
  * @files:	open files (struct fpga_port_file), to revoke on unplug
+ * @quarantine:	closed files whose DMA mappings stay until the next reset:
+ *		the AFU may still run a job on them, and their IOVAs must
+ *		not be handed to another file before it is stopped
  * @open_count:	number of open files
  * @excl:	opened with O_EXCL
  * @hdr:	port header registers
@@ -90,8 +94,9 @@ struct fpga_port {
 	int id;
 	struct srcu_struct unplug;
 	bool gone;
-	struct mutex lock;	/* files, open_count, excl, resets */
+	struct mutex lock;	/* files, quarantine, open_count, excl, resets */
 	struct list_head files;
+	struct list_head quarantine;
 	unsigned int open_count;
 	bool excl;
 	void __iomem *hdr;
@@ -112,8 +117,8 @@ struct fpga_port {
 /**
  * struct fpga_port_file - what one open file owns
  * @port:	the port
- * @file:	the file
- * @node:	entry in port->files
+ * @file:	the file (NULL once closed)
+ * @node:	entry in port->files, or port->quarantine once closed
  * @dma_lock:	protects @dma_maps
  * @dma_maps:	DMA mappings made through this file, by IOVA
  */
@@ -174,6 +179,7 @@ struct fpga_port_dma {
 };
 
 /* port-reset.c */
+int __fpga_port_reset(struct fpga_port *port);
 int fpga_port_reset(struct fpga_port *port);
 int __fpga_port_disable(struct fpga_port *port);
 int __fpga_port_enable(struct fpga_port *port);
@@ -208,6 +214,7 @@ void __fpga_port_dma_release(struct fpga_port_file *pf,
 long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg);
 long fpga_port_ioctl_dma_unmap(struct fpga_port_file *pf, void __user *arg);
 void fpga_port_dma_unmap_all(struct fpga_port_file *pf);
+void __fpga_port_dma_release_quarantine(struct fpga_port *port);
 
 /* port-dmabuf.c */
 long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg);

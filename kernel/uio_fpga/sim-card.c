@@ -260,6 +260,8 @@ int fpga_sim_card_init(struct fpga_sim *sim)
 	info.start = virt_to_phys(sim->regs);
 	info.len = sim->regs_size;
 	info.cacheable = true;
+	info.dma_isolation = sim->iommu.translated ? FPGA_DFL_DMA_PER_CARD :
+						     FPGA_DFL_DMA_UNTRANSLATED;
 	info.irqs = sim->irq.virqs;
 	info.num_irqs = sim->irq.num;
 	sim->card = fpga_dfl_card_add(&info);

@@ -14,6 +14,10 @@
  * unmapping takes the write side, so it waits for the chunk in flight and
  * the engine never touches a page after its mapping is gone.  All ops may
  * sleep.
+ *
+ * A card made with the module's iommu parameter off has none of this: the
+ * kernel's direct mapping gives physical bus addresses and the engine
+ * reaches any page of memory, as a card on a host without an IOMMU does.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -351,6 +355,13 @@ struct page *fpga_sim_dma_page(struct fpga_sim *sim,
 	struct fpga_sim_dma_map *map = cur->map;
 
 	lockdep_assert_held_read(&sim->iommu.lock);
+	if (!sim->iommu.translated) {
+		/* No IOMMU: the address is physical, any page is reachable */
+		if (!pfn_valid(pfn))
+			return NULL;
+		*ofs = offset_in_page(cur->iova);
+		return pfn_to_page(pfn);
+	}
 	if (!map || pfn - map->first >= map->npages) {
 		map = NULL;
 		if (pfn >= FPGA_SIM_IOVA_FIRST && pfn <= FPGA_SIM_IOVA_LAST)
@@ -379,7 +390,8 @@ void fpga_sim_dma_end(struct fpga_sim *sim)
  * fpga_sim_iommu_init() - an empty IOMMU on the card device
  * @sim: the card
  *
- * Before fpga_dfl_card_add(): the ports' drivers map through it.
+ * Before fpga_dfl_card_add(): the ports' drivers map through it.  A card
+ * without one (!@sim->iommu.translated) keeps the kernel's direct mapping.
  */
 void fpga_sim_iommu_init(struct fpga_sim *sim)
 {
@@ -387,12 +399,13 @@ void fpga_sim_iommu_init(struct fpga_sim *sim)
 
 	init_rwsem(&mmu->lock);
 	mt_init_flags(&mmu->tree, MT_FLAGS_ALLOC_RANGE);
-	mmu->dma_mask = DMA_BIT_MASK(48);
+	mmu->dma_mask = DMA_BIT_MASK(mmu->translated ? 48 : 64);
 	sim->dev.dma_mask = &mmu->dma_mask;
-	sim->dev.coherent_dma_mask = DMA_BIT_MASK(48);
+	sim->dev.coherent_dma_mask = mmu->dma_mask;
 	sim->dev.dma_parms = &mmu->dma_parms;
 	dma_set_max_seg_size(&sim->dev, UINT_MAX);
-	set_dma_ops(&sim->dev, &fpga_sim_dma_ops);
+	if (mmu->translated)
+		set_dma_ops(&sim->dev, &fpga_sim_dma_ops);
 }
 
 /**

@@ -303,6 +303,11 @@ static struct fpga_sim_entry *fpga_sim_find(unsigned int id)
 	return NULL;
 }
 
+static bool fpga_sim_iommu = true;
+module_param_named(iommu, fpga_sim_iommu, bool, 0644);
+MODULE_PARM_DESC(iommu,
+		 "Cards made while this is off have no IOMMU: their DMA engine takes physical addresses and can reach all memory, as on a host without one (default on)");
+
 static int fpga_sim_create(unsigned int id, unsigned int num_ports)
 {
 	struct fpga_sim_entry *entry;
@@ -320,6 +325,7 @@ static int fpga_sim_create(unsigned int id, unsigned int num_ports)
 	sim->id = id;
 	sim->num_ports = num_ports;
 	sim->afu_size = FPGA_SIM_DEFAULT_AFU_SIZE;
+	sim->iommu.translated = READ_ONCE(fpga_sim_iommu);
 	mutex_init(&sim->err_lock);
 	spin_lock_init(&sim->cntr_lock);
 	entry->sim = sim;

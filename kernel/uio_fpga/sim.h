@@ -77,6 +77,10 @@ struct fpga_sim_irq {
  *		touches a page once its mapping is gone
  * @tree:	IOVA page number -> struct fpga_sim_dma_map (first fit)
  * @dead:	the card is gone: every map fails, every unmap is a no-op
+ * @translated:	the card has this IOMMU; without it (the iommu parameter
+ *		was off when the card was made) the card uses the kernel's
+ *		direct mapping and its engine takes physical addresses, as
+ *		a card on a host without an IOMMU does
  * @dma_parms:	segment limits of the card device
  * @dma_mask:	its streaming DMA mask
  */
@@ -84,6 +88,7 @@ struct fpga_sim_iommu {
 	struct rw_semaphore lock;
 	struct maple_tree tree;
 	bool dead;
+	bool translated;
 	struct device_dma_parameters dma_parms;
 	u64 dma_mask;
 };

@@ -197,8 +197,14 @@ int uio_fpga_mmap(struct uio_info *info, struct vm_area_struct *vma)
 	struct uio_fpga_map *map = &uf->maps[vma->vm_pgoff];
 	int ret;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
+	/* The AFU's registers take DMA addresses; the buffers are DMA */
+	if (map->writable && (vma->vm_flags & VM_MAYWRITE)) {
+		ret = fpga_dfl_dma_permitted(uf->fdev, "UIO mmap");
+		if (ret)
+			return ret;
+	}
 	if (!map->writable) {
 		if (vma->vm_flags & VM_WRITE)
 			return -EPERM;

@@ -4,7 +4,9 @@
  * per-file ownership, RLIMIT_MEMLOCK accounting, the NLB0 loopback
  * verified byte for byte from 64 B to over 1 GiB of 4 KiB pages, DMA to an
  * unmapped address, user and error interrupts through eventfds, and
- * unplug with DMA mapped and eventfds bound.
+ * unplug with DMA mapped and eventfds bound.  A card made without an
+ * IOMMU: physical bus addresses, and DMA and the AFU's registers refused
+ * to a process without CAP_SYS_RAWIO unless fpga_dfl allows unsafe DMA.
  */
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -229,8 +231,14 @@ TEST_F(dma, mappings_belong_to_their_file)
 	EXPECT_EQ(before + 256, vm_locked_kb());
 	/* Another opener cannot unmap it */
 	EXPECT_EQ(-EINVAL, dma_unmap(self->fd, b.iova));
-	/* Closing the owner unmaps it and uncharges the pinned pages */
+	/*
+	 * Closing the owner while another file holds the port: the AFU may
+	 * still use the buffer, so it stays until the port is reset, which
+	 * unmaps it and uncharges the pinned pages
+	 */
 	close(fd2);
+	EXPECT_EQ(before + 256, vm_locked_kb());
+	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
 	EXPECT_EQ(before, vm_locked_kb());
 	munmap(b.va, b.len);
 }
@@ -405,6 +413,243 @@ TEST_F(dma, unplug_with_dma_mapped_and_eventfds_bound)
 	self->fd = -1;
 	munmap(b.va, b.len);
 	close(efd);
+}
+
+/*
+ * A file closed while the AFU still copies into its buffers: they stay
+ * mapped and pinned until the port is reset, so a mapping made at once
+ * through another file gets fresh addresses and none of the copy.
+ */
+TEST_F_TIMEOUT(dma, closed_files_buffers_wait_for_a_reset, 120)
+{
+	struct dma_buf src = { 0 }, dst = { 0 }, dsm = { 0 }, fresh = { 0 };
+	uint64_t len = 64 << 20, i;
+	long before;
+	int a;
+
+	a = open(self->dev, O_RDWR);
+	ASSERT_GE(a, 0);
+	before = vm_locked_kb();
+	/* dst first: the lowest free IOVA, which a new mapping would get */
+	ASSERT_EQ(0, dma_buf_alloc(a, len, &dst));
+	ASSERT_EQ(0, dma_buf_alloc(a, len, &src));
+	ASSERT_EQ(0, dma_buf_alloc(a, 4096, &dsm));
+	memset(src.va, 0x5a, len);
+	nlb_start(self->afu, dsm.iova, src.iova, dst.iova, len / NLB_LINE,
+		  NLB_CFG_HELLO);
+	close(a);
+	/* Still mapped and charged: the AFU may be using them */
+	EXPECT_EQ(before + (long)((2 * len + 4096) >> 10), vm_locked_kb());
+
+	ASSERT_EQ(0, dma_buf_alloc(self->fd, len, &fresh));
+	EXPECT_NE(dst.iova, fresh.iova);
+	/* The AFU finished its job into the closed file's buffers */
+	EXPECT_EQ(0, nlb_wait(self->afu, dsm.va, 60000));
+	EXPECT_EQ(0, memcmp(src.va, dst.va, len));
+	for (i = 0; i < len / 8; i++)
+		if (((uint64_t *)fresh.va)[i])
+			break;
+	EXPECT_EQ(len / 8, i) {
+		TH_LOG("the closed file's copy landed in a new mapping at byte %llu",
+		       (unsigned long long)i * 8);
+	}
+
+	/* The reset releases them */
+	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
+	EXPECT_EQ(before + (long)(len >> 10), vm_locked_kb());
+	dma_buf_free(self->fd, &fresh);
+	munmap(src.va, src.len);
+	munmap(dst.va, dst.len);
+	munmap(dsm.va, dsm.len);
+}
+
+TEST_F(dma, isolation_is_per_card_behind_the_sim_iommu)
+{
+	char path[192], buf[32];
+
+	snprintf(path, sizeof(path), "%s/dma_isolation", self->sysfs);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("card", buf);
+}
+
+#define SIM_IOMMU_PARAM		"/sys/module/fpga_sim/parameters/iommu"
+#define UNSAFE_DMA_PARAM	"/sys/module/fpga_dfl/parameters/allow_unsafe_dma"
+#define TAINT_USER_BIT		(1 << 6)
+
+/* A card made with fpga_sim's iommu parameter off: no translation */
+FIXTURE(dma_untranslated) {
+	unsigned int card;
+	char sysfs[128];
+	int fd;
+	volatile uint64_t *afu;
+};
+
+FIXTURE_SETUP(dma_untranslated)
+{
+	char dev[64];
+	int num, ret;
+
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port"));
+	self->card = sim_random_id();
+	ASSERT_EQ(0, sysfs_write(SIM_IOMMU_PARAM, "0"));
+	ret = sim_add(self->card, 1);
+	/* Only this card: the parameter goes back before anything else */
+	ASSERT_EQ(0, sysfs_write(SIM_IOMMU_PARAM, "1"));
+	ASSERT_EQ(0, ret);
+	num = sim_port_number(self->card);
+	ASSERT_GE(num, 0);
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", num);
+	snprintf(self->sysfs, sizeof(self->sysfs), DFL_DEVICES "/fpga-port.%d",
+		 num);
+	self->fd = open(dev, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+	self->afu = MAP_FAILED;
+}
+
+FIXTURE_TEARDOWN(dma_untranslated)
+{
+	sysfs_write(UNSAFE_DMA_PARAM, "0");
+	if (self->afu != MAP_FAILED)
+		munmap((void *)self->afu, NLB_AFU_SIZE);
+	if (self->fd >= 0)
+		close(self->fd);
+	sim_del(self->card);
+	run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl");
+}
+
+/* Physical address of the byte at @va of this process, or 0 */
+static uint64_t phys_addr(void *va)
+{
+	uint64_t entry = 0, page = sysconf(_SC_PAGESIZE);
+	off_t ofs = (uintptr_t)va / page * sizeof(entry);
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &entry, sizeof(entry), ofs) != sizeof(entry))
+		entry = 0;
+	close(fd);
+	/* Bit 63: present; bits 0-54: the page frame (root only) */
+	if (!(entry >> 63) || !(entry & ((1ull << 55) - 1)))
+		return 0;
+	return (entry & ((1ull << 55) - 1)) * page + (uintptr_t)va % page;
+}
+
+TEST_F(dma_untranslated, isolation_is_none)
+{
+	char path[192], buf[32];
+
+	snprintf(path, sizeof(path), "%s/dma_isolation", self->sysfs);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("none", buf);
+}
+
+/* Root maps: the card is handed physical addresses, and DMA works */
+TEST_F(dma_untranslated, root_gets_physical_addresses)
+{
+	struct dma_buf dsm = { 0 }, src = { 0 }, dst = { 0 };
+	unsigned int i;
+
+	self->afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, self->afu);
+	ASSERT_EQ(0, dma_buf_alloc(self->fd, 4096, &dsm));
+	ASSERT_EQ(0, dma_buf_alloc(self->fd, 4096, &src));
+	ASSERT_EQ(0, dma_buf_alloc(self->fd, 4096, &dst));
+	EXPECT_EQ(phys_addr(src.va), src.iova);
+	EXPECT_EQ(phys_addr(dst.va), dst.iova);
+	EXPECT_NE(0, src.iova);
+
+	for (i = 0; i < 4096; i++)
+		((uint8_t *)src.va)[i] = (uint8_t)(i * 13 + 5);
+	nlb_start(self->afu, dsm.iova, src.iova, dst.iova, 4096 / NLB_LINE,
+		  NLB_CFG_HELLO);
+	ASSERT_EQ(0, nlb_wait(self->afu, dsm.va, 10000));
+	EXPECT_EQ(0, memcmp(src.va, dst.va, 4096));
+	dma_buf_free(self->fd, &src);
+	dma_buf_free(self->fd, &dst);
+	dma_buf_free(self->fd, &dsm);
+}
+
+/*
+ * In a child that gave up root (and with it CAP_SYS_RAWIO), on the file
+ * root opened: 0 if DMA map and AFU mmap fail with EPERM, or, with
+ * @unsafe, succeed; else the step that went wrong.
+ */
+static int unprivileged_dma(int fd, bool unsafe)
+{
+	uint64_t iova = 0;
+	void *buf, *afu;
+	int ret;
+
+	if (setgid(65534) || setuid(65534))
+		return 10;
+	buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (buf == MAP_FAILED)
+		return 11;
+	ret = dma_map(fd, buf, 4096, 0, &iova);
+	if (ret != (unsafe ? 0 : -EPERM))
+		return 12;
+	if (unsafe && dma_unmap(fd, iova))
+		return 13;
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   0);
+	if (unsafe ? afu == MAP_FAILED : afu != MAP_FAILED || errno != EPERM)
+		return 14;
+	return 0;
+}
+
+static int in_child(int (*fn)(int fd, bool unsafe), int fd, bool unsafe)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		_exit(fn(fd, unsafe));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST_F(dma_untranslated, unprivileged_is_refused)
+{
+	EXPECT_EQ(0, in_child(unprivileged_dma, self->fd, false));
+}
+
+TEST_F(dma_untranslated, allow_unsafe_dma_allows_and_taints)
+{
+	long long tainted;
+
+	ASSERT_EQ(0, sysfs_write(UNSAFE_DMA_PARAM, "1"));
+	EXPECT_EQ(0, in_child(unprivileged_dma, self->fd, true));
+	ASSERT_EQ(0, sysfs_write(UNSAFE_DMA_PARAM, "0"));
+	tainted = sysfs_read_num("/proc/sys/kernel/tainted");
+	EXPECT_TRUE(tainted >= 0 && (tainted & TAINT_USER_BIT));
+	/* Off again: refused again */
+	EXPECT_EQ(0, in_child(unprivileged_dma, self->fd, false));
+}
+
+/* The translated card next to it is not affected */
+TEST_F(dma_untranslated, translated_cards_stay_open_to_users)
+{
+	unsigned int other = self->card + 1;
+	char dev[64];
+	int num, fd;
+
+	ASSERT_EQ(0, sim_add(other, 1));
+	num = sim_port_number(other);
+	ASSERT_GE(num, 0);
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", num);
+	fd = open(dev, O_RDWR);
+	ASSERT_GE(fd, 0);
+	/* Map and mmap succeed for anyone holding the file */
+	EXPECT_EQ(0, in_child(unprivileged_dma, fd, true));
+	close(fd);
+	sim_del(other);
 }
 
 TEST_HARNESS_MAIN

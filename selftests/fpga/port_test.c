@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/fpga-dfl.h>
+#include <linux/fpga-suite.h>
 
 #include "kselftest_harness.h"
 #include "sim_util.h"
@@ -325,6 +326,67 @@ TEST_F(port, irq_ioctls)
 	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM, &n));
 	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM, NULL));
 	EXPECT_EQ(EFAULT, errno);
+}
+
+/*
+ * A file opened read-only may look (info, regions, interrupt counts, a
+ * read-only mapping) but change nothing: no reset, no DMA, no interrupt
+ * bindings.  Arguments are valid, so only the mode refuses them.
+ */
+TEST_F(port, read_only_file_changes_nothing)
+{
+	struct dfl_fpga_port_info info = { .argsz = sizeof(info) };
+	struct dfl_fpga_port_dma_map map = { .argsz = sizeof(map) };
+	struct dfl_fpga_port_dma_unmap unmap = { .argsz = sizeof(unmap) };
+	struct fpga_port_dmabuf_map dmabuf = { .argsz = sizeof(dmabuf) };
+	struct fpga_port_dmabuf_fence fence = { .argsz = sizeof(fence) };
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = 0, .count = 1 }, .fd = -1 };
+	uint32_t n = 0;
+	void *buf, *afu;
+	int ro;
+
+	buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	ro = open(self->dev, O_RDONLY);
+	ASSERT_GE(ro, 0);
+	EXPECT_EQ(DFL_FPGA_API_VERSION, ioctl(ro, DFL_FPGA_GET_API_VERSION));
+	EXPECT_EQ(0, ioctl(ro, DFL_FPGA_PORT_GET_INFO, &info));
+	EXPECT_EQ(0, ioctl(ro, DFL_FPGA_PORT_UINT_GET_IRQ_NUM, &n));
+	afu = mmap(NULL, 4096, PROT_READ, MAP_SHARED, ro, 0);
+	EXPECT_NE(MAP_FAILED, afu);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, ro, 0));
+
+	EXPECT_EQ(-1, ioctl(ro, DFL_FPGA_PORT_RESET, 0));
+	EXPECT_EQ(EBADF, errno);
+	map.user_addr = (uintptr_t)buf;
+	map.length = 4096;
+	EXPECT_EQ(-1, ioctl(ro, DFL_FPGA_PORT_DMA_MAP, &map));
+	EXPECT_EQ(EBADF, errno);
+	/* A mapping of the writable file cannot be undone through this one */
+	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_DMA_MAP, &map));
+	unmap.iova = map.iova;
+	EXPECT_EQ(-1, ioctl(ro, DFL_FPGA_PORT_DMA_UNMAP, &unmap));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_DMA_UNMAP, &unmap));
+	dmabuf.fd = ro;
+	EXPECT_EQ(-1, ioctl(ro, FPGA_PORT_DMABUF_MAP, &dmabuf));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, ioctl(ro, FPGA_PORT_DMABUF_FENCE, &fence));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, ioctl(ro, DFL_FPGA_PORT_ERR_SET_IRQ, &set));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, ioctl(ro, DFL_FPGA_PORT_UINT_SET_IRQ, &set));
+	EXPECT_EQ(EBADF, errno);
+
+	if (afu != MAP_FAILED)
+		munmap(afu, 4096);
+	close(ro);
+	munmap(buf, 4096);
 }
 
 static sigjmp_buf sigbus_jmp;

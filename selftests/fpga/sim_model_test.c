@@ -370,7 +370,7 @@ TEST_F(model, clock_runs_at_250mhz)
 	clock_gettime(CLOCK_MONOTONIC, &t0[0]);
 	c0 = card_cntr(id, "clock");
 	clock_gettime(CLOCK_MONOTONIC, &t0[1]);
-	usleep(200000);
+	usleep(1000000);
 	clock_gettime(CLOCK_MONOTONIC, &t1[0]);
 	c1 = card_cntr(id, "clock");
 	clock_gettime(CLOCK_MONOTONIC, &t1[1]);
@@ -379,11 +379,13 @@ TEST_F(model, clock_runs_at_250mhz)
 	ASSERT_LT(0, c0);
 	TH_LOG("%lld ticks in %lld..%lld us", c1 - c0, inner, outer);
 	/*
-	 * 250 per us, give or take the model's polling and scheduling
-	 * (20 ms, a tenth of the window: a clock 10% off fails)
+	 * 250 per us, give or take the model's polling and scheduling: the
+	 * register holds the count of the model's last pass, which on a
+	 * busy host can be tens of ms old (100 ms, a tenth of the window:
+	 * a clock 10% off fails)
 	 */
-	EXPECT_LE(c1 - c0, 250 * (outer + 20000));
-	EXPECT_GE(c1 - c0, 250 * (inner - 20000));
+	EXPECT_LE(c1 - c0, 250 * (outer + 100000));
+	EXPECT_GE(c1 - c0, 250 * (inner - 100000));
 }
 
 TEST_F(model, card_counters_sum_the_ports)

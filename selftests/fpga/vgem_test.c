@@ -792,6 +792,26 @@ TEST_F(fpga, dmabuf_map_and_fence_errors)
 	vbuf_free(self->drm, &b);
 }
 
+/* A dma-buf exported read-only: the card may read it, never write it */
+TEST_F(fpga, read_only_dmabuf_is_mapped_to_device_only)
+{
+	struct drm_vgem_ext_bo_create c;
+	struct drm_prime_handle p = { .flags = DRM_CLOEXEC };
+	uint64_t iova;
+
+	ASSERT_EQ(0, vgem_ext_create(self->drm, 8192, 0, &c));
+	p.handle = c.handle;
+	ASSERT_EQ(0, drm_ioctl_err(self->drm, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p));
+	EXPECT_EQ(-EACCES, port_dmabuf_map(self->port, p.fd, 0, &iova, NULL));
+	EXPECT_EQ(-EACCES, port_dmabuf_map(self->port, p.fd,
+					   FPGA_PORT_DMA_FROM_DEV, &iova, NULL));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, p.fd, FPGA_PORT_DMA_TO_DEV,
+				     &iova, NULL));
+	EXPECT_EQ(0, dma_unmap(self->port, iova));
+	close(p.fd);
+	gem_close(self->drm, c.handle);
+}
+
 TEST_F(fpga, fence_times_out_without_interrupt)
 {
 	struct vbuf b;

@@ -117,6 +117,9 @@ int fc_cmd_info(const struct fc_cmd *cmd, int argc, char **argv)
 			fc_str("afu", " (%s)", "nlb0");
 	}
 	fc_info_attr(ref, "power_state", "power_state", " power_state %s");
+	/* none: no IOMMU, DMA and the AFU's registers need CAP_SYS_RAWIO */
+	fc_info_attr(ref, "dma_isolation", "dma_isolation",
+		     " dma_isolation %s");
 	fc_text("\n   ");
 	fc_int("api_version", " api_version %" PRId64, api);
 	fc_hex("flags", " flags 0x%" PRIx64, pi.flags);

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Who may give a card's AFU DMA: the policy the port and UIO drivers share.
+ *
+ * Behind a translating IOMMU the AFU reaches only what was mapped for it.
+ * Without one (no IOMMU, iommu=pt, an identity domain) the addresses the
+ * AFU is given are physical: whoever can program its registers or map
+ * buffers for it can make it read and write any memory, which is root.
+ * On such a card those operations need CAP_SYS_RAWIO, unless the
+ * administrator sets allow_unsafe_dma, which taints the kernel, as vfio's
+ * enable_unsafe_noiommu_mode does.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/module.h>
+#include <linux/panic.h>
+#include <linux/sched.h>
+
+#include "dfl-core.h"
+
+static bool fpga_dfl_allow_unsafe_dma;
+module_param_named(allow_unsafe_dma, fpga_dfl_allow_unsafe_dma, bool, 0644);
+MODULE_PARM_DESC(allow_unsafe_dma,
+		 "Let users without CAP_SYS_RAWIO drive the DMA of cards no IOMMU translates: they can then reach all memory (taints the kernel; default off)");
+
+static const char * const fpga_dfl_dma_isolation_names[] = {
+	[FPGA_DFL_DMA_UNTRANSLATED]	= "none",
+	[FPGA_DFL_DMA_PER_CARD]		= "card",
+	[FPGA_DFL_DMA_PER_PORT]		= "port",
+};
+
+const char *fpga_dfl_dma_isolation_name(enum fpga_dfl_dma_isolation iso)
+{
+	if (iso >= ARRAY_SIZE(fpga_dfl_dma_isolation_names))
+		return "unknown";
+	return fpga_dfl_dma_isolation_names[iso];
+}
+
+/**
+ * fpga_dfl_dma_permitted() - may the caller drive this FIU's DMA?
+ * @fdev: the port
+ * @what: the operation, for the log
+ *
+ * For DMA mappings and for write access to the AFU's registers (which take
+ * DMA addresses).  Always true behind a translating IOMMU.
+ *
+ * Return: 0, or -EPERM on an untranslated card for a caller without
+ * CAP_SYS_RAWIO when allow_unsafe_dma is off.
+ */
+int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev, const char *what)
+{
+	if (fdev->dma_isolation != FPGA_DFL_DMA_UNTRANSLATED ||
+	    capable(CAP_SYS_RAWIO))
+		return 0;
+	if (READ_ONCE(fpga_dfl_allow_unsafe_dma)) {
+		add_taint(TAINT_USER, LOCKDEP_STILL_OK);
+		dev_warn_ratelimited(&fdev->dev,
+				     "%s by %s[%d] without CAP_SYS_RAWIO on a card no IOMMU translates (allow_unsafe_dma)\n",
+				     what, current->comm,
+				     task_tgid_nr(current));
+		return 0;
+	}
+	dev_info_ratelimited(&fdev->dev,
+			     "%s refused: no IOMMU translates this card's DMA, which then reaches all memory; needs CAP_SYS_RAWIO\n",
+			     what);
+	return -EPERM;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_dma_permitted);
