@@ -45,6 +45,9 @@ enum fpga_dfl_dma_isolation {
  *		registers name a BAR, and only ports in this one are walked
  * @cacheable:	the window is ordinary memory, to be mapped cacheable
  * @dma_isolation: whether and how an IOMMU confines the card's DMA
+ * @port_dma_devs: optional: the device performing each port's DMA, in
+ *		list order (a domain per port); else @parent does all
+ * @num_port_dma_devs: number of entries in @port_dma_devs
  * @irqs:	Linux irq number of each interrupt vector of the card
  * @num_irqs:	number of entries in @irqs
  */
@@ -57,6 +60,8 @@ struct fpga_dfl_card_info {
 	u8 bar;
 	bool cacheable;
 	enum fpga_dfl_dma_isolation dma_isolation;
+	struct device * const *port_dma_devs;
+	unsigned int num_port_dma_devs;
 	const int *irqs;
 	unsigned int num_irqs;
 };
@@ -92,7 +97,8 @@ struct fpga_dfl_feature {
  * @id:		FME: card number; port: system-wide port number
  * @port_num:	port: index of the port on its card
  * @card_id:	number of the card the FIU belongs to
- * @dma_dev:	the device that performs DMA for this FIU (the card)
+ * @dma_dev:	the device that performs DMA for this FIU (the card, or
+ *		the port's own DMA device)
  * @cacheable:	registers are ordinary memory (simulated card)
  * @dma_isolation: what the card's DMA can reach
  * @hdr:	the FIU header registers

@@ -381,6 +381,8 @@ static void fpga_dfl_card_keep(struct fpga_dfl_card *card,
 		card->fme = fdev;
 	} else {
 		fdev->port_num = card->num_ports;
+		if (fdev->port_num < card->info.num_port_dma_devs)
+			fdev->dma_dev = card->info.port_dma_devs[fdev->port_num];
 		card->ports[card->num_ports++] = fdev;
 	}
 }

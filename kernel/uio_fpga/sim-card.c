@@ -243,7 +243,9 @@ int fpga_sim_card_init(struct fpga_sim *sim)
 	ret = fpga_sim_irq_init(sim);
 	if (ret)
 		return ret;
-	fpga_sim_iommu_init(sim);
+	ret = fpga_sim_iommu_init(sim);
+	if (ret)
+		goto err_fini_irq;
 
 	sim->model = kthread_run(fpga_sim_model_thread, sim, "fpga_sim%u",
 				 sim->id);
@@ -260,8 +262,10 @@ int fpga_sim_card_init(struct fpga_sim *sim)
 	info.start = virt_to_phys(sim->regs);
 	info.len = sim->regs_size;
 	info.cacheable = true;
-	info.dma_isolation = sim->iommu.translated ? FPGA_DFL_DMA_PER_CARD :
-						     FPGA_DFL_DMA_UNTRANSLATED;
+	info.dma_isolation = sim->translated ? FPGA_DFL_DMA_PER_PORT :
+					       FPGA_DFL_DMA_UNTRANSLATED;
+	info.port_dma_devs = sim->dma_devs;
+	info.num_port_dma_devs = sim->num_ports;
 	info.irqs = sim->irq.virqs;
 	info.num_irqs = sim->irq.num;
 	sim->card = fpga_dfl_card_add(&info);
@@ -276,6 +280,7 @@ err_stop_model:
 	kthread_stop(sim->model);
 err_fini_iommu:
 	fpga_sim_iommu_fini(sim);
+err_fini_irq:
 	fpga_sim_irq_fini(sim);
 	return ret;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The simulated card's device-side IOMMU, as the struct dma_map_ops of the
- * card device: drivers use only the DMA API, as they would on hardware
- * behind a real IOMMU, and the card's DMA engine sees only IOVAs.
+ * The simulated card's device-side IOMMU: one domain per port, each the
+ * struct dma_map_ops of that port's DMA device.  Drivers use only the DMA
+ * API, as they would on hardware behind a real IOMMU; a port's DMA engine
+ * sees only IOVAs, and only those of its own port's domain, as if each
+ * port had its own requester id.
  *
  * Every mapping (a whole sg table, a page range, a coherent buffer) gets
  * one contiguous IOVA range, first fit in [4 GiB, 128 TiB), page granular,
@@ -10,14 +12,15 @@
  * faults.  The ranges live in a maple tree: map, unmap and the engine's
  * lookup are O(log n), and a mapping keeps an array of its pages.
  *
- * The engine translates and copies under the read side of iommu.lock;
- * unmapping takes the write side, so it waits for the chunk in flight and
- * the engine never touches a page after its mapping is gone.  All ops may
- * sleep.
+ * The engine translates and copies under the read side of the domain's
+ * lock; unmapping takes the write side, so it waits for the chunk in
+ * flight and the engine never touches a page after its mapping is gone.
+ * All ops may sleep.
  *
- * A card made with the module's iommu parameter off has none of this: the
- * kernel's direct mapping gives physical bus addresses and the engine
- * reaches any page of memory, as a card on a host without an IOMMU does.
+ * A card made with the module's iommu parameter off has none of this: its
+ * ports' DMA devices keep the kernel's direct mapping, which gives
+ * physical bus addresses, and the engine reaches any page of memory, as a
+ * card on a host without an IOMMU does.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -85,10 +88,9 @@ static dma_addr_t fpga_sim_map_iova(struct fpga_sim_dma_map *map)
  * mas_empty_area() and insert under the write side, which keeps anyone
  * else from changing the tree in between.)
  */
-static int fpga_sim_map_insert(struct fpga_sim *sim,
+static int fpga_sim_map_insert(struct fpga_sim_iommu *mmu,
 			       struct fpga_sim_dma_map *map)
 {
-	struct fpga_sim_iommu *mmu = &sim->iommu;
 	int ret = -EIO;
 
 	MA_STATE(mas, &mmu->tree, 0, 0);
@@ -116,11 +118,10 @@ out:
 }
 
 /* Take the mapping starting at @addr out of the tree; NULL if unknown */
-static struct fpga_sim_dma_map *fpga_sim_map_remove(struct fpga_sim *sim,
+static struct fpga_sim_dma_map *fpga_sim_map_remove(struct fpga_sim_iommu *mmu,
 						    dma_addr_t addr,
 						    void *cpu_addr)
 {
-	struct fpga_sim_iommu *mmu = &sim->iommu;
 	unsigned long pfn = addr >> PAGE_SHIFT;
 	struct fpga_sim_dma_map *map = NULL;
 
@@ -136,8 +137,9 @@ static struct fpga_sim_dma_map *fpga_sim_map_remove(struct fpga_sim *sim,
 	}
 	up_write(&mmu->lock);
 	if (!map)
-		dev_err_ratelimited(&sim->dev, "unmap of unknown IOVA %#llx\n",
-				    (unsigned long long)addr);
+		dev_err_ratelimited(&mmu->sim->dev,
+				    "port %u: unmap of unknown IOVA %#llx\n",
+				    mmu->port, (unsigned long long)addr);
 	return map;
 }
 
@@ -157,7 +159,7 @@ static int fpga_sim_map_sg(struct device *dev, struct scatterlist *sgl,
 			   int nents, enum dma_data_direction dir,
 			   unsigned long attrs)
 {
-	struct fpga_sim *sim = to_fpga_sim(dev);
+	struct fpga_sim_iommu *mmu = to_fpga_sim_iommu(dev);
 	unsigned long npages = 0, n = 0;
 	struct fpga_sim_dma_map *map;
 	struct scatterlist *sg;
@@ -185,7 +187,7 @@ static int fpga_sim_map_sg(struct device *dev, struct scatterlist *sgl,
 	for_each_sg(sgl, sg, nents, i)
 		fpga_sim_fill_pages(map, &n, sg_page(sg), sg->offset,
 				    sg->length);
-	ret = fpga_sim_map_insert(sim, map);
+	ret = fpga_sim_map_insert(mmu, map);
 	if (ret) {
 		fpga_sim_map_free(map);
 		return ret;
@@ -206,7 +208,7 @@ static void fpga_sim_unmap_sg(struct device *dev, struct scatterlist *sgl,
 {
 	struct fpga_sim_dma_map *map;
 
-	map = fpga_sim_map_remove(to_fpga_sim(dev), sg_dma_address(sgl), NULL);
+	map = fpga_sim_map_remove(to_fpga_sim_iommu(dev), sg_dma_address(sgl), NULL);
 	if (map)
 		fpga_sim_map_free(map);
 }
@@ -225,7 +227,7 @@ static dma_addr_t fpga_sim_map_page(struct device *dev, struct page *page,
 	if (!map)
 		return DMA_MAPPING_ERROR;
 	fpga_sim_fill_pages(map, &n, page, offset, size);
-	if (fpga_sim_map_insert(to_fpga_sim(dev), map)) {
+	if (fpga_sim_map_insert(to_fpga_sim_iommu(dev), map)) {
 		fpga_sim_map_free(map);
 		return DMA_MAPPING_ERROR;
 	}
@@ -238,7 +240,7 @@ static void fpga_sim_unmap_page(struct device *dev, dma_addr_t addr,
 {
 	struct fpga_sim_dma_map *map;
 
-	map = fpga_sim_map_remove(to_fpga_sim(dev), addr, NULL);
+	map = fpga_sim_map_remove(to_fpga_sim_iommu(dev), addr, NULL);
 	if (map)
 		fpga_sim_map_free(map);
 }
@@ -264,7 +266,7 @@ static void *fpga_sim_alloc(struct device *dev, size_t size,
 	for (i = 0; i < map->npages; i++)
 		map->pages[i] = vmalloc_to_page(cpu_addr + i * PAGE_SIZE);
 	map->cpu_addr = cpu_addr;
-	if (fpga_sim_map_insert(to_fpga_sim(dev), map))
+	if (fpga_sim_map_insert(to_fpga_sim_iommu(dev), map))
 		goto err_free_buf;
 	*dma_handle = fpga_sim_map_iova(map);
 	return cpu_addr;
@@ -281,7 +283,7 @@ static void fpga_sim_free(struct device *dev, size_t size, void *cpu_addr,
 {
 	struct fpga_sim_dma_map *map;
 
-	map = fpga_sim_map_remove(to_fpga_sim(dev), dma_handle, cpu_addr);
+	map = fpga_sim_map_remove(to_fpga_sim_iommu(dev), dma_handle, cpu_addr);
 	if (!map)
 		return;
 	vfree(cpu_addr);
@@ -303,17 +305,17 @@ static int fpga_sim_get_sgtable(struct device *dev, struct sg_table *sgt,
 				void *cpu_addr, dma_addr_t dma_addr,
 				size_t size, unsigned long attrs)
 {
-	struct fpga_sim *sim = to_fpga_sim(dev);
+	struct fpga_sim_iommu *mmu = to_fpga_sim_iommu(dev);
 	struct fpga_sim_dma_map *map;
 	int ret = -ENXIO;
 
-	down_read(&sim->iommu.lock);
-	map = mtree_load(&sim->iommu.tree, dma_addr >> PAGE_SHIFT);
+	down_read(&mmu->lock);
+	map = mtree_load(&mmu->tree, dma_addr >> PAGE_SHIFT);
 	if (map && map->cpu_addr == cpu_addr &&
 	    PFN_UP(size) <= map->npages)
 		ret = sg_alloc_table_from_pages(sgt, map->pages, PFN_UP(size),
 						0, size, GFP_KERNEL);
-	up_read(&sim->iommu.lock);
+	up_read(&mmu->lock);
 	return ret;
 }
 
@@ -336,26 +338,26 @@ const struct dma_map_ops fpga_sim_dma_ops = {
 };
 
 /**
- * fpga_sim_dma_page() - translate the cursor's IOVA for the DMA engine
- * @sim: the card
+ * fpga_sim_dma_page() - translate the cursor's IOVA for a port's engine
+ * @mmu: the port's domain
  * @cur: where the engine is; @cur->map caches the last mapping
  * @write: the engine will write there
  * @ofs: out: offset of @cur->iova in the page
  *
  * Caller holds fpga_sim_dma_begin().
  *
- * Return: the page, or NULL for a DMA fault (unmapped, guard page, or a
- * write to a DMA_TO_DEVICE mapping).
+ * Return: the page, or NULL for a DMA fault (unmapped in this domain,
+ * guard page, or a write to a DMA_TO_DEVICE mapping).
  */
-struct page *fpga_sim_dma_page(struct fpga_sim *sim,
+struct page *fpga_sim_dma_page(struct fpga_sim_iommu *mmu,
 			       struct fpga_sim_dma_cursor *cur, bool write,
 			       size_t *ofs)
 {
 	unsigned long pfn = cur->iova >> PAGE_SHIFT;
 	struct fpga_sim_dma_map *map = cur->map;
 
-	lockdep_assert_held_read(&sim->iommu.lock);
-	if (!sim->iommu.translated) {
+	lockdep_assert_held_read(&mmu->lock);
+	if (!mmu->sim->translated) {
 		/* No IOMMU: the address is physical, any page is reachable */
 		if (!pfn_valid(pfn))
 			return NULL;
@@ -365,7 +367,7 @@ struct page *fpga_sim_dma_page(struct fpga_sim *sim,
 	if (!map || pfn - map->first >= map->npages) {
 		map = NULL;
 		if (pfn >= FPGA_SIM_IOVA_FIRST && pfn <= FPGA_SIM_IOVA_LAST)
-			map = mtree_load(&sim->iommu.tree, pfn);
+			map = mtree_load(&mmu->tree, pfn);
 		cur->map = map;
 		if (!map || pfn - map->first >= map->npages)
 			return NULL;
@@ -376,49 +378,24 @@ struct page *fpga_sim_dma_page(struct fpga_sim *sim,
 	return map->pages[pfn - map->first];
 }
 
-void fpga_sim_dma_begin(struct fpga_sim *sim)
+void fpga_sim_dma_begin(struct fpga_sim_iommu *mmu)
 {
-	down_read(&sim->iommu.lock);
+	down_read(&mmu->lock);
 }
 
-void fpga_sim_dma_end(struct fpga_sim *sim)
+void fpga_sim_dma_end(struct fpga_sim_iommu *mmu)
 {
-	up_read(&sim->iommu.lock);
+	up_read(&mmu->lock);
 }
 
-/**
- * fpga_sim_iommu_init() - an empty IOMMU on the card device
- * @sim: the card
- *
- * Before fpga_dfl_card_add(): the ports' drivers map through it.  A card
- * without one (!@sim->iommu.translated) keeps the kernel's direct mapping.
- */
-void fpga_sim_iommu_init(struct fpga_sim *sim)
+static void fpga_sim_iommu_release(struct device *dev)
 {
-	struct fpga_sim_iommu *mmu = &sim->iommu;
-
-	init_rwsem(&mmu->lock);
-	mt_init_flags(&mmu->tree, MT_FLAGS_ALLOC_RANGE);
-	mmu->dma_mask = DMA_BIT_MASK(mmu->translated ? 48 : 64);
-	sim->dev.dma_mask = &mmu->dma_mask;
-	sim->dev.coherent_dma_mask = mmu->dma_mask;
-	sim->dev.dma_parms = &mmu->dma_parms;
-	dma_set_max_seg_size(&sim->dev, UINT_MAX);
-	if (mmu->translated)
-		set_dma_ops(&sim->dev, &fpga_sim_dma_ops);
+	kfree(to_fpga_sim_iommu(dev));
 }
 
-/**
- * fpga_sim_iommu_fini() - drop every mapping left and refuse new ones
- * @sim: the card
- *
- * After fpga_dfl_card_remove(): drivers have unmapped what they mapped.
- * What is left is reported and freed; later DMA API calls on the card
- * device fail or do nothing.
- */
-void fpga_sim_iommu_fini(struct fpga_sim *sim)
+/* Drop every mapping left, refuse new ones, and let the domain go */
+static void fpga_sim_iommu_put(struct fpga_sim_iommu *mmu)
 {
-	struct fpga_sim_iommu *mmu = &sim->iommu;
 	struct fpga_sim_dma_map *map;
 	unsigned long index = 0, left = 0;
 
@@ -432,6 +409,81 @@ void fpga_sim_iommu_fini(struct fpga_sim *sim)
 	mtree_destroy(&mmu->tree);
 	up_write(&mmu->lock);
 	if (left)
-		dev_err(&sim->dev, "%lu DMA mappings were left at removal\n",
-			left);
+		dev_err(&mmu->sim->dev, "port %u: %lu DMA mappings were left at removal\n",
+			mmu->port, left);
+	put_device(&mmu->dev);
+}
+
+/* Port @n's DMA device, with its own domain (or the direct mapping) */
+static struct fpga_sim_iommu *fpga_sim_iommu_new(struct fpga_sim *sim,
+						 unsigned int n)
+{
+	struct fpga_sim_iommu *mmu;
+
+	mmu = kzalloc(sizeof(*mmu), GFP_KERNEL);
+	if (!mmu)
+		return NULL;
+	mmu->sim = sim;
+	mmu->port = n;
+	init_rwsem(&mmu->lock);
+	mt_init_flags(&mmu->tree, MT_FLAGS_ALLOC_RANGE);
+	/* Never added: a DMA device only, which the port's drivers use */
+	device_initialize(&mmu->dev);
+	mmu->dev.release = fpga_sim_iommu_release;
+	if (dev_set_name(&mmu->dev, "%s-port%u-dma", dev_name(&sim->dev), n)) {
+		put_device(&mmu->dev);
+		return NULL;
+	}
+	mmu->dma_mask = DMA_BIT_MASK(sim->translated ? 48 : 64);
+	mmu->dev.dma_mask = &mmu->dma_mask;
+	mmu->dev.coherent_dma_mask = mmu->dma_mask;
+	mmu->dev.dma_parms = &mmu->dma_parms;
+	dma_set_max_seg_size(&mmu->dev, UINT_MAX);
+	if (sim->translated)
+		set_dma_ops(&mmu->dev, &fpga_sim_dma_ops);
+	return mmu;
+}
+
+/**
+ * fpga_sim_iommu_init() - an empty domain for each port
+ * @sim: the card
+ *
+ * Before fpga_dfl_card_add(): the ports' drivers map through them.
+ *
+ * Return: 0 or -ENOMEM (nothing is left allocated).
+ */
+int fpga_sim_iommu_init(struct fpga_sim *sim)
+{
+	unsigned int n;
+
+	for (n = 0; n < sim->num_ports; n++) {
+		sim->ports[n].iommu = fpga_sim_iommu_new(sim, n);
+		if (!sim->ports[n].iommu) {
+			fpga_sim_iommu_fini(sim);
+			return -ENOMEM;
+		}
+		sim->dma_devs[n] = &sim->ports[n].iommu->dev;
+	}
+	return 0;
+}
+
+/**
+ * fpga_sim_iommu_fini() - drop every mapping left and the domains
+ * @sim: the card
+ *
+ * After fpga_dfl_card_remove() and once the model has stopped: drivers
+ * have unmapped what they mapped, and no engine translates any more.
+ * What is left is reported and freed.
+ */
+void fpga_sim_iommu_fini(struct fpga_sim *sim)
+{
+	unsigned int n;
+
+	for (n = 0; n < sim->num_ports; n++) {
+		if (!sim->ports[n].iommu)
+			continue;
+		fpga_sim_iommu_put(sim->ports[n].iommu);
+		sim->ports[n].iommu = NULL;
+		sim->dma_devs[n] = NULL;
+	}
 }

@@ -325,7 +325,7 @@ static int fpga_sim_create(unsigned int id, unsigned int num_ports)
 	sim->id = id;
 	sim->num_ports = num_ports;
 	sim->afu_size = FPGA_SIM_DEFAULT_AFU_SIZE;
-	sim->iommu.translated = READ_ONCE(fpga_sim_iommu);
+	sim->translated = READ_ONCE(fpga_sim_iommu);
 	mutex_init(&sim->err_lock);
 	spin_lock_init(&sim->cntr_lock);
 	entry->sim = sim;

@@ -3,7 +3,7 @@
  * The NLB0 loopback AFU of the simulated card (OPAE hello_fpga CSR map).
  *
  * When CTL reads RESET_N | START the model copies NUM_LINES 64-byte lines
- * from IOVA SRC_ADDR * 64 to DST_ADDR * 64 through the card's IOMMU, then
+ * from IOVA SRC_ADDR * 64 to DST_ADDR * 64 through the port's IOMMU domain, then
  * writes the DSM: DSM + 0x48 = clocks taken, then DSM + 0x40 = 1 (done).
  * START clears itself when a run ends (CTL reads RESET_N), before the DSM
  * says done: the model only sees register values, and this way a new
@@ -77,7 +77,7 @@ static void fpga_sim_nlb_copy_lines(void *dst, const void *src, size_t len)
 }
 
 /* Copy up to @len bytes between the cursors; bytes copied, short on fault */
-static u64 fpga_sim_nlb_chunk(struct fpga_sim *sim,
+static u64 fpga_sim_nlb_chunk(struct fpga_sim_iommu *mmu,
 			      struct fpga_sim_dma_cursor *src,
 			      struct fpga_sim_dma_cursor *dst, u64 len)
 {
@@ -88,8 +88,8 @@ static u64 fpga_sim_nlb_chunk(struct fpga_sim *sim,
 		size_t so, doff, step;
 		void *s, *d;
 
-		sp = fpga_sim_dma_page(sim, src, false, &so);
-		dp = sp ? fpga_sim_dma_page(sim, dst, true, &doff) : NULL;
+		sp = fpga_sim_dma_page(mmu, src, false, &so);
+		dp = sp ? fpga_sim_dma_page(mmu, dst, true, &doff) : NULL;
 		if (!dp)
 			break;
 		step = min3(len - done, PAGE_SIZE - so, PAGE_SIZE - doff);
@@ -109,6 +109,7 @@ static u64 fpga_sim_nlb_chunk(struct fpga_sim *sim,
 static int fpga_sim_nlb_copy(struct fpga_sim *sim, unsigned int n,
 			     u64 src_line, u64 dst_line, u64 lines, u64 *copied)
 {
+	struct fpga_sim_iommu *mmu = sim->ports[n].iommu;
 	struct fpga_sim_dma_cursor src = { }, dst = { };
 	u64 left, end;
 
@@ -125,11 +126,11 @@ static int fpga_sim_nlb_copy(struct fpga_sim *sim, unsigned int n,
 
 		if (fpga_sim_nlb_aborted(sim, n))
 			return -EINTR;
-		fpga_sim_dma_begin(sim);
+		fpga_sim_dma_begin(mmu);
 		src.map = NULL;
 		dst.map = NULL;
-		done = fpga_sim_nlb_chunk(sim, &src, &dst, len);
-		fpga_sim_dma_end(sim);
+		done = fpga_sim_nlb_chunk(mmu, &src, &dst, len);
+		fpga_sim_dma_end(mmu);
 
 		fpga_sim_nlb_count(sim, n, done);
 		*copied += done;
@@ -143,7 +144,7 @@ static int fpga_sim_nlb_copy(struct fpga_sim *sim, unsigned int n,
 }
 
 /* Store one naturally aligned u64 at IOVA @iova */
-static int fpga_sim_nlb_store(struct fpga_sim *sim, u64 iova, u64 val)
+static int fpga_sim_nlb_store(struct fpga_sim_iommu *mmu, u64 iova, u64 val)
 {
 	struct fpga_sim_dma_cursor cur = { .iova = iova };
 	struct page *page;
@@ -152,7 +153,7 @@ static int fpga_sim_nlb_store(struct fpga_sim *sim, u64 iova, u64 val)
 
 	if (!IS_ALIGNED(iova, sizeof(u64)))
 		return -EFAULT;
-	page = fpga_sim_dma_page(sim, &cur, true, &ofs);
+	page = fpga_sim_dma_page(mmu, &cur, true, &ofs);
 	if (!page)
 		return -EFAULT;
 	p = kmap_local_page(page);
@@ -162,21 +163,21 @@ static int fpga_sim_nlb_store(struct fpga_sim *sim, u64 iova, u64 val)
 }
 
 /* The DSM line: clocks first, so that whoever sees "done" sees them too */
-static int fpga_sim_nlb_dsm(struct fpga_sim *sim, u64 dsm, u64 clocks)
+static int fpga_sim_nlb_dsm(struct fpga_sim_iommu *mmu, u64 dsm, u64 clocks)
 {
 	u64 iova;
 	int ret;
 
 	if (check_add_overflow(dsm, (u64)NLB_DSM_CLOCKS, &iova))
 		return -EFAULT;
-	fpga_sim_dma_begin(sim);
-	ret = fpga_sim_nlb_store(sim, iova, clocks);
+	fpga_sim_dma_begin(mmu);
+	ret = fpga_sim_nlb_store(mmu, iova, clocks);
 	if (!ret) {
 		/* Clocks before done: software polls done, then reads clocks */
 		smp_wmb();
-		ret = fpga_sim_nlb_store(sim, dsm + NLB_DSM_STATUS, 1);
+		ret = fpga_sim_nlb_store(mmu, dsm + NLB_DSM_STATUS, 1);
 	}
-	fpga_sim_dma_end(sim);
+	fpga_sim_dma_end(mmu);
 	return ret;
 }
 
@@ -202,7 +203,8 @@ static void fpga_sim_nlb_run(struct fpga_sim *sim, unsigned int n)
 		fpga_sim_update(sim, afu + NLB_CTL, FPGA_SIM_NLB_RUN,
 				NLB_CTL_RESET_N);
 	if (!ret)
-		ret = fpga_sim_nlb_dsm(sim, fpga_sim_read(sim, afu + NLB_DSM_BASEL),
+		ret = fpga_sim_nlb_dsm(port->iommu,
+				       fpga_sim_read(sim, afu + NLB_DSM_BASEL),
 				       fpga_sim_cntr_clocks(sim, start));
 	fpga_sim_write(sim, afu + NLB_STATUS1, 0);
 

@@ -71,27 +71,31 @@ struct fpga_sim_irq {
 };
 
 /**
- * struct fpga_sim_iommu - the card's device-side IOMMU
- * @lock:	held for reading while the DMA engine translates and copies,
- *		for writing while a mapping is added or removed: no DMA
- *		touches a page once its mapping is gone
+ * struct fpga_sim_iommu - one port's IOMMU domain and DMA device
+ * @dev:	the DMA device the port's drivers map through (never added;
+ *		its release frees this)
+ * @sim:	the card
+ * @port:	the port
+ * @lock:	held for reading while the port's DMA engine translates and
+ *		copies, for writing while a mapping is added or removed: no
+ *		DMA touches a page once its mapping is gone
  * @tree:	IOVA page number -> struct fpga_sim_dma_map (first fit)
  * @dead:	the card is gone: every map fails, every unmap is a no-op
- * @translated:	the card has this IOMMU; without it (the iommu parameter
- *		was off when the card was made) the card uses the kernel's
- *		direct mapping and its engine takes physical addresses, as
- *		a card on a host without an IOMMU does
- * @dma_parms:	segment limits of the card device
+ * @dma_parms:	segment limits of @dev
  * @dma_mask:	its streaming DMA mask
  */
 struct fpga_sim_iommu {
+	struct device dev;
+	struct fpga_sim *sim;
+	unsigned int port;
 	struct rw_semaphore lock;
 	struct maple_tree tree;
 	bool dead;
-	bool translated;
 	struct device_dma_parameters dma_parms;
 	u64 dma_mask;
 };
+
+#define to_fpga_sim_iommu(d) container_of(d, struct fpga_sim_iommu, dev)
 
 /**
  * struct fpga_sim_port - the model of one port
@@ -101,6 +105,7 @@ struct fpga_sim_iommu {
  * @first_seen:	PORT_FIRST_ERROR as the model last left it
  * @in_reset:	the model has put the port in reset (and not out yet)
  * @fail_dma:	fault injection: the next NLB run faults at once
+ * @iommu:	the port's DMA domain (sim-iommu.c)
  */
 struct fpga_sim_port {
 	size_t hdr;
@@ -109,6 +114,7 @@ struct fpga_sim_port {
 	u64 first_seen;
 	bool in_reset;
 	bool fail_dma;
+	struct fpga_sim_iommu *iommu;
 };
 
 /**
@@ -129,7 +135,9 @@ struct fpga_sim_port {
  * @cntr_lock:	serialises counter updates (one writer at a time)
  * @t0:		when the counter bank's clock was 0
  * @irq:	interrupt controller
- * @iommu:	device-side IOMMU
+ * @translated:	the card has its IOMMU; without it (the iommu parameter
+ *		was off when the card was made) DMA addresses are physical
+ * @dma_devs:	each port's DMA device, for fpga_dfl
  */
 struct fpga_sim {
 	struct device dev;
@@ -149,7 +157,8 @@ struct fpga_sim {
 	spinlock_t cntr_lock;
 	ktime_t t0;
 	struct fpga_sim_irq irq;
-	struct fpga_sim_iommu iommu;
+	bool translated;
+	struct device *dma_devs[FPGA_SIM_MAX_PORTS];
 };
 
 #define to_fpga_sim(d) container_of(d, struct fpga_sim, dev)
@@ -207,7 +216,7 @@ void fpga_sim_irq_raise(struct fpga_sim *sim, unsigned int vec);
 
 /* sim-iommu.c */
 extern const struct dma_map_ops fpga_sim_dma_ops;
-void fpga_sim_iommu_init(struct fpga_sim *sim);
+int fpga_sim_iommu_init(struct fpga_sim *sim);
 void fpga_sim_iommu_fini(struct fpga_sim *sim);
 
 struct fpga_sim_dma_map;
@@ -223,9 +232,9 @@ struct fpga_sim_dma_cursor {
 	u64 iova;
 };
 
-void fpga_sim_dma_begin(struct fpga_sim *sim);
-void fpga_sim_dma_end(struct fpga_sim *sim);
-struct page *fpga_sim_dma_page(struct fpga_sim *sim,
+void fpga_sim_dma_begin(struct fpga_sim_iommu *mmu);
+void fpga_sim_dma_end(struct fpga_sim_iommu *mmu);
+struct page *fpga_sim_dma_page(struct fpga_sim_iommu *mmu,
 			       struct fpga_sim_dma_cursor *cur, bool write,
 			       size_t *ofs);
 

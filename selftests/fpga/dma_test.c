@@ -463,13 +463,81 @@ TEST_F_TIMEOUT(dma, closed_files_buffers_wait_for_a_reset, 120)
 	munmap(dsm.va, dsm.len);
 }
 
-TEST_F(dma, isolation_is_per_card_behind_the_sim_iommu)
+TEST_F(dma, isolation_is_per_port_behind_the_sim_iommu)
 {
 	char path[192], buf[32];
 
 	snprintf(path, sizeof(path), "%s/dma_isolation", self->sysfs);
 	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
-	EXPECT_STREQ("card", buf);
+	EXPECT_STREQ("port", buf);
+}
+
+/*
+ * Each port of the simulated card has its own IOMMU domain: port 1's AFU
+ * pointed at a buffer mapped through port 0 faults (port error, error
+ * interrupt) and copies nothing.
+ */
+TEST(port_cannot_reach_another_ports_buffers)
+{
+	struct dma_buf pad = { 0 }, secret = { 0 }, dsm = { 0 }, dst = { 0 };
+	unsigned int card = sim_random_id();
+	char path[192], buf[64];
+	volatile uint64_t *afu1;
+	int fd[2], efd, p, num;
+	uint64_t count = 0;
+
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port"));
+	ASSERT_EQ(0, sim_add(card, 2));
+	for (p = 0; p < 2; p++) {
+		num = sim_port_number_at(card, p);
+		ASSERT_GE(num, 0);
+		snprintf(path, sizeof(path), "/dev/fpga-port.%d", num);
+		fd[p] = open(path, O_RDWR);
+		ASSERT_GE(fd[p], 0);
+	}
+	/* Port 0: the secret above a 1 MiB pad, where port 1 maps nothing */
+	ASSERT_EQ(0, dma_buf_alloc(fd[0], 1 << 20, &pad));
+	ASSERT_EQ(0, dma_buf_alloc(fd[0], 4096, &secret));
+	memset(secret.va, 0x5e, 4096);
+	/*
+	 * Port 1: its DSM and a destination, low in its own IOVA space, so
+	 * the secret's address is unmapped there (in one space for the card
+	 * it would be the secret)
+	 */
+	ASSERT_EQ(0, dma_buf_alloc(fd[1], 4096, &dsm));
+	ASSERT_EQ(0, dma_buf_alloc(fd[1], 4096, &dst));
+	efd = eventfd(0, EFD_NONBLOCK);
+	ASSERT_GE(efd, 0);
+	ASSERT_EQ(0, bind_irq(fd[1], DFL_FPGA_PORT_ERR_SET_IRQ, 0, efd));
+	afu1 = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    fd[1], 0);
+	ASSERT_NE(MAP_FAILED, afu1);
+
+	nlb_start(afu1, dsm.iova, secret.iova, dst.iova, 4096 / NLB_LINE,
+		  NLB_CFG_HELLO);
+	EXPECT_EQ(0, wait_efd(efd, 5000, &count));
+	num = sim_port_number_at(card, 1);
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/errors/errors",
+		 num);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("0x1", buf);
+	for (p = 0; p < 4096 && !((uint8_t *)dst.va)[p]; p++)
+		;
+	EXPECT_EQ(4096, p) {
+		TH_LOG("port 1 copied port 0's buffer");
+	}
+	EXPECT_EQ(0, ((volatile uint64_t *)dsm.va)[NLB_DSM_STATUS / 8] & 1);
+
+	munmap((void *)afu1, NLB_AFU_SIZE);
+	close(efd);
+	close(fd[1]);
+	close(fd[0]);
+	munmap(pad.va, pad.len);
+	munmap(secret.va, secret.len);
+	munmap(dsm.va, dsm.len);
+	munmap(dst.va, dst.len);
+	sim_del(card);
+	run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl");
 }
 
 #define SIM_IOMMU_PARAM		"/sys/module/fpga_sim/parameters/iommu"
