@@ -38,6 +38,13 @@ MODULE_IMPORT_NS(DMA_BUF);
 #define FPGA_PORT_FENCE_DEFAULT_MS	10000
 #define FPGA_PORT_FENCE_MAX_MS		60000
 
+/*
+ * Pending fences a file may have, and a port: read fences do not exclude
+ * each other, and the interrupt handler walks the port's list
+ */
+#define FPGA_PORT_FENCES_PER_FILE	64
+#define FPGA_PORT_FENCES_PER_PORT	1024
+
 /**
  * struct fpga_port_fence - a fence armed on a dma-buf
  * @base:	the fence; first, the core frees it with kfree_rcu()
@@ -45,7 +52,8 @@ MODULE_IMPORT_NS(DMA_BUF);
  * @node:	entry in port->fences.pending, until reaped
  * @timer:	signals the fence with -ETIMEDOUT
  * @port:	the port; the fence is reaped before the port can go
- * @pf:		the file that armed it; only compared, never followed
+ * @pf:		the file that armed it; followed only under the fences' lock
+ *		while the fence is pending (its file's release reaps it)
  * @vector:	the user interrupt that signals it
  */
 struct fpga_port_fence {
@@ -133,6 +141,33 @@ static irqreturn_t fpga_port_fence_irq_handler(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
+/* Take a pending slot for @pf: 0, or -ENOSPC past either cap */
+static int fpga_port_fence_slot_get(struct fpga_port_fences *fences,
+				    struct fpga_port_file *pf)
+{
+	int ret = 0;
+
+	spin_lock_irq(&fences->lock);
+	if (pf->num_fences >= FPGA_PORT_FENCES_PER_FILE ||
+	    fences->num_pending >= FPGA_PORT_FENCES_PER_PORT) {
+		ret = -ENOSPC;
+	} else {
+		pf->num_fences++;
+		fences->num_pending++;
+	}
+	spin_unlock_irq(&fences->lock);
+	return ret;
+}
+
+/* Give the slot back; caller holds fences->lock */
+static void fpga_port_fence_slot_put(struct fpga_port_fences *fences,
+				     struct fpga_port_file *pf)
+{
+	lockdep_assert_held(&fences->lock);
+	pf->num_fences--;
+	fences->num_pending--;
+}
+
 /* Drop the list's reference on every fence that has signalled */
 static void fpga_port_fences_reap(struct fpga_port_fences *fences)
 {
@@ -141,8 +176,10 @@ static void fpga_port_fences_reap(struct fpga_port_fences *fences)
 
 	spin_lock_irq(&fences->lock);
 	list_for_each_entry_safe(pfence, next, &fences->pending, node)
-		if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &pfence->base.flags))
+		if (test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &pfence->base.flags)) {
 			list_move_tail(&pfence->node, &done);
+			fpga_port_fence_slot_put(fences, pfence->pf);
+		}
 	spin_unlock_irq(&fences->lock);
 
 	list_for_each_entry_safe(pfence, next, &done, node) {
@@ -260,7 +297,8 @@ static struct fpga_port_fence *fpga_port_fence_create(struct fpga_port_file *pf,
 {
 	struct fpga_port_fence *pfence;
 
-	pfence = kzalloc(sizeof(*pfence), GFP_KERNEL);
+	/* Charged to the caller's memory cgroup: user space sets the count */
+	pfence = kzalloc(sizeof(*pfence), GFP_KERNEL_ACCOUNT);
 	if (!pfence)
 		return NULL;
 	/* We are in one of our ioctls: the module is alive */
@@ -351,10 +389,16 @@ long fpga_port_ioctl_dmabuf_fence(struct fpga_port_file *pf, void __user *arg)
 	ret = fpga_port_fence_irq_get(pf->port, args.vector);
 	if (ret)
 		goto out_put_buf;
+	ret = fpga_port_fence_slot_get(fences, pf);
+	if (ret) {
+		dev_dbg(dev, "dmabuf fence: %u pending for the file or %u for the port already\n",
+			FPGA_PORT_FENCES_PER_FILE, FPGA_PORT_FENCES_PER_PORT);
+		goto out_put_buf;
+	}
 	pfence = fpga_port_fence_create(pf, args.vector);
 	if (!pfence) {
 		ret = -ENOMEM;
-		goto out_put_buf;
+		goto out_put_slot;
 	}
 	ret = fpga_port_fence_add(buf, pfence, args.flags &
 				  FPGA_PORT_FENCE_WRITE);
@@ -362,12 +406,19 @@ long fpga_port_ioctl_dmabuf_fence(struct fpga_port_file *pf, void __user *arg)
 		/* Never published: nobody waits on it */
 		fpga_port_fence_signal(pfence, ret);
 		dma_fence_put(&pfence->base);
-		goto out_put_buf;
+		goto out_put_slot;
 	}
 
 	spin_lock_irq(&fences->lock);
 	list_add_tail(&pfence->node, &fences->pending);
 	mod_timer(&pfence->timer, jiffies + msecs_to_jiffies(timeout_ms));
+	spin_unlock_irq(&fences->lock);
+	dma_buf_put(buf);
+	return 0;
+
+out_put_slot:
+	spin_lock_irq(&fences->lock);
+	fpga_port_fence_slot_put(fences, pf);
 	spin_unlock_irq(&fences->lock);
 out_put_buf:
 	dma_buf_put(buf);

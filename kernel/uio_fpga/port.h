@@ -41,16 +41,19 @@ struct fpga_port_fence_irq {
 
 /**
  * struct fpga_port_fences - DMA completion fences (port-fence.c)
- * @lock:	protects @pending; taken in the interrupt handler
+ * @lock:	protects @pending, @num_pending and each file's num_fences;
+ *		taken in the interrupt handler
  * @pending:	armed fences (struct fpga_port_fence), until reaped
+ * @num_pending: entries in @pending, bounded (port-fence.c)
  * @irq_lock:	protects @irqs[].requested
  * @irqs:	one per user interrupt vector, @count of them
  * @count:	number of user interrupt vectors
  * @reap:	drops the fences that have signalled, in process context
  */
 struct fpga_port_fences {
-	spinlock_t lock;	/* pending */
+	spinlock_t lock;	/* pending, num_pending, files' num_fences */
 	struct list_head pending;
+	unsigned int num_pending;
 	struct mutex irq_lock;	/* irqs[].requested */
 	struct fpga_port_fence_irq *irqs;
 	unsigned int count;
@@ -121,6 +124,7 @@ struct fpga_port {
  * @node:	entry in port->files, or port->quarantine once closed
  * @dma_lock:	protects @dma_maps
  * @dma_maps:	DMA mappings made through this file, by IOVA
+ * @num_fences:	fences this file has pending (under port->fences.lock)
  */
 struct fpga_port_file {
 	struct fpga_port *port;
@@ -128,6 +132,7 @@ struct fpga_port_file {
 	struct list_head node;
 	struct mutex dma_lock;	/* dma_maps */
 	struct rb_root dma_maps;
+	unsigned int num_fences;
 };
 
 /* What a DMA mapping maps */

@@ -812,6 +812,49 @@ TEST_F(fpga, read_only_dmabuf_is_mapped_to_device_only)
 	gem_close(self->drm, c.handle);
 }
 
+/*
+ * Read fences do not exclude each other, so their number is capped: 64
+ * pending per file (ENOSPC), which another file does not share, and
+ * closing the file gives them back.
+ */
+TEST_F(fpga, pending_fences_are_capped_per_file)
+{
+	uint64_t iova, iova2;
+	struct vbuf b, b2;
+	char path[64];
+	int fd2, i;
+
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &b));
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &b2));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", self->port);
+	fd2 = open(path, O_RDWR);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, port_dmabuf_map(fd2, b.dmabuf, 0, &iova, NULL));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, b2.dmabuf, 0, &iova2, NULL));
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ(0, port_dmabuf_fence(fd2, iova, 0, 1, 60000)) {
+			TH_LOG("fence %d", i);
+		}
+	EXPECT_EQ(-ENOSPC, port_dmabuf_fence(fd2, iova, 0, 1, 60000));
+	/* Another file has its own budget */
+	EXPECT_EQ(0, port_dmabuf_fence(self->port, iova2, 0, 1, 60000));
+	/* Closing the file cancels its fences and frees their slots */
+	close(fd2);
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(b.dmabuf, 5000));
+	fd2 = open(path, O_RDWR);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, port_dmabuf_map(fd2, b.dmabuf, 0, &iova, NULL));
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ(0, port_dmabuf_fence(fd2, iova, 0, 1, 60000));
+	close(fd2);
+	/* The doorbell raises vector 1: the fence of this file signals */
+	nlb_write(self->afu, NLB_DOORBELL, 1 << 1);
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(b2.dmabuf, 5000));
+	EXPECT_EQ(0, dma_unmap(self->port, iova2));
+	vbuf_free(self->drm, &b);
+	vbuf_free(self->drm, &b2);
+}
+
 TEST_F(fpga, fence_times_out_without_interrupt)
 {
 	struct vbuf b;

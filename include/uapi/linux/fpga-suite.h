@@ -86,8 +86,10 @@ struct fpga_port_dmabuf_map {
  * mapping of this file, @vector past the port's user interrupts,
  * @timeout_ms too large; ENOENT the port has no user interrupts; EBUSY
  * the buffer has an unsignalled fence that conflicts (any fence for a
- * write fence, a write fence for a read fence); ENODEV the port is gone;
- * ENOMEM; the interrupt's request_irq() error; EFAULT.
+ * write fence, a write fence for a read fence); ENOSPC 64 fences of this
+ * file or 1024 of the port are pending; ENODEV the port is gone; ENOMEM;
+ * the interrupt's request_irq() error; EFAULT; EBADF the file is not open
+ * for writing.
  */
 struct fpga_port_dmabuf_fence {
 	__u32 argsz;
