@@ -318,8 +318,11 @@ static void fpga_port_remove(struct fpga_dfl_device *fdev)
 	 */
 	fpga_port_revoke_mmaps(port);
 	mutex_lock(&port->lock);
-	/* Stop the AFU before its buffers are unmapped; left in reset */
-	if (__fpga_port_disable(port))
+	/*
+	 * Stop the AFU before its buffers are unmapped: a reset clears any
+	 * job, and nobody can start another (mappings revoked, files gone)
+	 */
+	if (fpga_dfl_port_reset(fdev, READ_ONCE(fpga_port_reset_timeout_us)))
 		dev_warn(&fdev->dev, "the AFU may still be running at unbind\n");
 	list_for_each_entry(pf, &port->files, node)
 		fpga_port_dma_unmap_all(pf);

@@ -4,7 +4,9 @@
  * tests: a DFHv1 feature with parameters, and the malformed lists the
  * parser must report and survive.  Chosen with the module parameter
  * dfl_layout before new_device; each change is made to the first port's
- * list (the loop also needs a second port).
+ * list (the loop also needs a second port), except dfh2_port, which takes
+ * the last port's header so that the ports before it keep their numbers,
+ * and dfh2_fme_feature.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,6 +24,10 @@ enum fpga_sim_layout {
 	FPGA_SIM_LAYOUT_NEXT0,		/* port error's next is 0, no EOL */
 	FPGA_SIM_LAYOUT_UNKNOWN_TYPE,	/* port error has DFH type 7 */
 	FPGA_SIM_LAYOUT_BAD_IRQ,	/* UINT vectors past the card's */
+	FPGA_SIM_LAYOUT_DFH2_FME_FEATURE, /* FME global error of DFH version 2 */
+	FPGA_SIM_LAYOUT_DFH2_PORT,	/* the last port's header, version 2 */
+	FPGA_SIM_LAYOUT_DFH2_AFU,	/* the AFU of DFH version 2 */
+	FPGA_SIM_LAYOUT_SHORT_FEATURE,	/* port error as DFHv1, 8 bytes of CSRs */
 };
 
 static const char * const fpga_sim_layout_names[] = {
@@ -32,6 +38,10 @@ static const char * const fpga_sim_layout_names[] = {
 	[FPGA_SIM_LAYOUT_NEXT0]		= "next0",
 	[FPGA_SIM_LAYOUT_UNKNOWN_TYPE]	= "unknown_type",
 	[FPGA_SIM_LAYOUT_BAD_IRQ]	= "bad_irq",
+	[FPGA_SIM_LAYOUT_DFH2_FME_FEATURE] = "dfh2_fme_feature",
+	[FPGA_SIM_LAYOUT_DFH2_PORT]	= "dfh2_port",
+	[FPGA_SIM_LAYOUT_DFH2_AFU]	= "dfh2_afu",
+	[FPGA_SIM_LAYOUT_SHORT_FEATURE]	= "short_feature",
 };
 
 static int fpga_sim_layout = FPGA_SIM_LAYOUT_NORMAL;
@@ -60,7 +70,7 @@ static const struct kernel_param_ops fpga_sim_layout_ops = {
 };
 module_param_cb(dfl_layout, &fpga_sim_layout_ops, NULL, 0644);
 MODULE_PARM_DESC(dfl_layout,
-		 "DFL of cards created next: normal, dfhv1, loop, outside, next0, unknown_type, bad_irq");
+		 "DFL of cards created next: normal, dfhv1, loop, outside, next0, unknown_type, bad_irq, dfh2_fme_feature, dfh2_port, dfh2_afu, short_feature");
 
 static void fpga_sim_set_dfh(struct fpga_sim *sim, size_t ofs, u64 mask,
 			     u64 val)
@@ -83,6 +93,21 @@ static void fpga_sim_layout_dfhv1(struct fpga_sim *sim, size_t uint)
 		       FIELD_PREP(DFHV1_PARAM_MSIX_START,
 				  FPGA_SIM_PORT_UINT_VEC(0, 0)) |
 		       FIELD_PREP(DFHV1_PARAM_MSIX_COUNT, FPGA_SIM_NUM_UINT));
+}
+
+/* A future DFH version on the header at @ofs */
+static void fpga_sim_layout_dfh2(struct fpga_sim *sim, size_t ofs)
+{
+	fpga_sim_set_dfh(sim, ofs, DFH_VERSION, FIELD_PREP(DFH_VERSION, 2));
+}
+
+/* A DFHv1 feature whose registers are fewer than its driver reads */
+static void fpga_sim_layout_short(struct fpga_sim *sim, size_t feat)
+{
+	fpga_sim_set_dfh(sim, feat, DFH_VERSION, FIELD_PREP(DFH_VERSION, 1));
+	fpga_sim_write(sim, feat + DFHV1_CSR_ADDR, 0);	/* relative, +0 */
+	fpga_sim_write(sim, feat + DFHV1_CSR_SIZE_GRP,
+		       FIELD_PREP(DFHV1_CSR_SIZE, 8));
 }
 
 /**
@@ -117,6 +142,18 @@ void fpga_sim_layout_faults(struct fpga_sim *sim)
 		break;
 	case FPGA_SIM_LAYOUT_UNKNOWN_TYPE:
 		fpga_sim_set_dfh(sim, err, DFH_TYPE, FIELD_PREP(DFH_TYPE, 7));
+		break;
+	case FPGA_SIM_LAYOUT_DFH2_FME_FEATURE:
+		fpga_sim_layout_dfh2(sim, FPGA_SIM_FME_GLOBAL_ERR);
+		break;
+	case FPGA_SIM_LAYOUT_DFH2_PORT:
+		fpga_sim_layout_dfh2(sim, sim->ports[sim->num_ports - 1].hdr);
+		break;
+	case FPGA_SIM_LAYOUT_DFH2_AFU:
+		fpga_sim_layout_dfh2(sim, sim->ports[0].afu);
+		break;
+	case FPGA_SIM_LAYOUT_SHORT_FEATURE:
+		fpga_sim_layout_short(sim, err);
 		break;
 	case FPGA_SIM_LAYOUT_BAD_IRQ:
 		fpga_sim_write(sim, uint + PORT_UINT_CAP,

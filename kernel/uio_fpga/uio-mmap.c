@@ -127,7 +127,7 @@ static vm_fault_t uio_fpga_vm_fault(struct vm_fault *vmf)
 	unsigned long pfn;
 
 	down_read(&uf->unplug);
-	if (uf->gone || page >= PFN_UP(map->size))
+	if (uf->gone || page >= (map->size >> PAGE_SHIFT))
 		goto out;
 	if (map->dma)
 		pfn = map->pfns[page];
@@ -198,6 +198,12 @@ int uio_fpga_mmap(struct uio_info *info, struct vm_area_struct *vma)
 	int ret;
 
 	if (!(vma->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+	/*
+	 * The UIO core lets the last page of a map that is not a whole
+	 * number of pages be mapped; past its end lie other registers
+	 */
+	if (vma->vm_end - vma->vm_start > map->size)
 		return -EINVAL;
 	/* The AFU's registers take DMA addresses; the buffers are DMA */
 	if (map->writable && (vma->vm_flags & VM_MAYWRITE)) {

@@ -237,4 +237,59 @@ TEST_F(dfl, bad_irq_capability_keeps_the_feature)
 	close(fd);
 }
 
+/* A later DFL revision: DFH version 2 where the parser knows 0 and 1 */
+TEST_F(dfl, future_fme_feature_is_skipped)
+{
+	add_card(_metadata, self, "dfh2_fme_feature");
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x1000",
+			     "unknown DFH version 2"));
+	EXPECT_EQ(1, card_children(self->card, "fpga-fme."));
+	EXPECT_EQ(2, card_children(self->card, "fpga-port."));
+}
+
+TEST_F(dfl, future_port_header_ends_its_list)
+{
+	int fd;
+
+	add_card(_metadata, self, "dfh2_port");
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x60000",
+			     "unknown DFH version 2, list ends here"));
+	/* The other port and the FME are there, and work */
+	EXPECT_EQ(1, card_children(self->card, "fpga-fme."));
+	EXPECT_EQ(1, card_children(self->card, "fpga-port."));
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(0, ioctl(fd, DFL_FPGA_PORT_RESET, 0));
+	close(fd);
+}
+
+TEST_F(dfl, future_afu_leaves_its_port_without_one)
+{
+	int fd;
+
+	add_card(_metadata, self, "dfh2_afu");
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x20000",
+			     "unknown DFH version 2, port kept without its AFU"));
+	EXPECT_EQ(2, card_children(self->card, "fpga-port."));
+	/* No AFU, no driver: the port has no node */
+	EXPECT_EQ(-1, open_hw_port(self->card, 0));
+	fd = open_hw_port(self->card, 1);
+	ASSERT_GE(fd, 0);
+	close(fd);
+}
+
+TEST_F(dfl, short_dfhv1_registers_skip_the_feature)
+{
+	int fd;
+
+	add_card(_metadata, self, "short_feature");
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x11000",
+			     "registers 0x8 bytes long"));
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(-EINVAL, irq_num(fd, DFL_FPGA_PORT_ERR_GET_IRQ_NUM));
+	EXPECT_EQ(4, irq_num(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM));
+	close(fd);
+}
+
 TEST_HARNESS_MAIN

@@ -14,7 +14,8 @@
  * (vector 4, DFHv0 capability), UINT (0..3, DFHv1 parameter).  "future":
  * a card of a later DFL revision or a broken one: an FME feature, port 0's
  * header and port 1's AFU of DFH version 2, port 2's error feature with
- * DFHv1 registers too few for its capability; port 3 is good.
+ * DFHv1 registers too few for its capability; port 3 is good, with an
+ * AFU of 6 KiB (not a whole number of pages).
  */
 #include <poll.h>
 #include <setjmp.h>
@@ -328,6 +329,50 @@ TEST_F(pci, future_card_reported_rest_enumerates)
 	p3 = pci_child_at(&self->future, "fpga-port.", 2);
 	ASSERT_EQ(0, port_attr(p3, "afu_id", buf, sizeof(buf)));
 	EXPECT_STREQ(FUTURE_GUID3, buf);
+}
+
+/*
+ * Port 3 of "future" has a 6 KiB AFU: only its first page can be mapped,
+ * through fpga_port and uio_fpga alike (the rest of the second page is
+ * other registers)
+ */
+TEST_F(pci, short_afu_maps_whole_pages_only)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char uio[32], path[64];
+	void *afu;
+	int num, fd;
+
+	NEED_CARDS();
+	num = pci_child_at(&self->future, "fpga-port.", 2);
+	ASSERT_GE(num, 0);
+	snprintf(path, sizeof(path), "/dev/fpga-port.%d", num);
+	fd = open(path, O_RDWR);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, fd, 0));
+	afu = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	EXPECT_NE(MAP_FAILED, afu);
+	if (afu != MAP_FAILED)
+		munmap(afu, page);
+	close(fd);
+
+	ASSERT_EQ(0, run_cmd("modprobe uio_fpga reset_timeout_us=" MODEL_TIMEOUT_US));
+	ASSERT_EQ(0, port_bind(num, "uio_fpga"));
+	ASSERT_EQ(0, port_uio(num, uio, sizeof(uio)));
+	EXPECT_EQ(0x1800, uio_map_num(uio, UIO_MAP_AFU, "size"));
+	snprintf(path, sizeof(path), "/dev/%s", uio);
+	fd = open(path, O_RDWR);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, fd, UIO_MAP_AFU * page));
+	EXPECT_EQ(EINVAL, errno);
+	afu = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   UIO_MAP_AFU * page);
+	EXPECT_NE(MAP_FAILED, afu);
+	if (afu != MAP_FAILED)
+		munmap(afu, page);
+	close(fd);
+	EXPECT_EQ(0, port_bind(num, "fpga_port"));
 }
 
 /* The bad UINT is kept, without interrupts; the port works */

@@ -628,8 +628,12 @@ TEST_F(uio, example_driver_runs)
 	EXPECT_EQ(0, run_cmd("uio_nlb_example %s >/dev/null", self->uio));
 }
 
-/* uio_fpga.afu_ids claims the NLB0 port at load and gives it back */
-TEST_F(uio, afu_ids_parameter)
+/*
+ * uio_fpga.afu_ids claims the NLB0 port at load and gives it back.  Four
+ * module loads and unloads, each switching drivers (a port reset): more
+ * than the default 30 s on the debug kernel of a busy host.
+ */
+TEST_F_TIMEOUT(uio, afu_ids_parameter, 120)
 {
 	char drv[64], path[128];
 

@@ -157,6 +157,13 @@ void fuzz_sysfs(struct worker *w)
 	}
 }
 
+#define SIM_LAYOUT_PARAM	"/sys/module/fpga_sim/parameters/dfl_layout"
+
+static const char *const sim_layouts[] = {
+	"dfhv1", "loop", "outside", "next0", "unknown_type", "bad_irq",
+	"dfh2_fme_feature", "dfh2_port", "dfh2_afu", "short_feature",
+};
+
 /* Hot-unplug: a card disappears and comes back, whatever is open */
 void fuzz_unplug(struct worker *w)
 {
@@ -169,7 +176,12 @@ void fuzz_unplug(struct worker *w)
 		sim_del(id);
 		break;
 	case 3 ... 4:
+		/* Now and then a malformed or future list (fpga_sim's layouts) */
+		if (!below(4))
+			sysfs_write(SIM_LAYOUT_PARAM,
+				    sim_layouts[below(ARRAY_LEN(sim_layouts))]);
 		sim_add(id, 1 + below(4));
+		sysfs_write(SIM_LAYOUT_PARAM, "normal");
 		break;
 	default:	/* odd requests, always for a card of ours */
 		snprintf(buf, sizeof(buf), "%u %s", id, rnd_val());
