@@ -210,8 +210,25 @@ struct fpga_dfl_irqs {
 
 int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,
 		       u16 feature_id, const char *what);
-long fpga_dfl_ioctl_irq_num(struct fpga_dfl_irqs *irqs, void __user *arg);
-long fpga_dfl_ioctl_set_irq(struct fpga_dfl_irqs *irqs, void __user *arg);
+long fpga_dfl_ioctl_irq_num(const struct fpga_dfl_irqs *irqs, void __user *arg);
+
+/**
+ * struct fpga_dfl_irq_set - a DFL_FPGA_*_SET_IRQ argument, copied in
+ * @start:	first vector
+ * @count:	number of vectors, and of @fds
+ * @fds:	an eventfd per vector, < 0 to unbind
+ */
+struct fpga_dfl_irq_set {
+	unsigned int start;
+	unsigned int count;
+	s32 *fds;
+};
+
+int fpga_dfl_irq_set_copy(const struct fpga_dfl_irqs *irqs, void __user *arg,
+			  struct fpga_dfl_irq_set *set);
+void fpga_dfl_irq_set_free(struct fpga_dfl_irq_set *set);
+int fpga_dfl_irqs_bind(struct fpga_dfl_irqs *irqs,
+		       const struct fpga_dfl_irq_set *set);
 void fpga_dfl_irqs_unbind_all(struct fpga_dfl_irqs *irqs);
 void fpga_dfl_irqs_free(struct fpga_dfl_irqs *irqs);
 

@@ -137,7 +137,7 @@ static int fpga_dfl_irq_bind(struct fpga_dfl_irq *dirq, int fd)
 }
 
 /* DFL_FPGA_*_GET_IRQ_NUM */
-long fpga_dfl_ioctl_irq_num(struct fpga_dfl_irqs *irqs, void __user *arg)
+long fpga_dfl_ioctl_irq_num(const struct fpga_dfl_irqs *irqs, void __user *arg)
 {
 	if (!irqs->present)
 		return -EINVAL;
@@ -145,13 +145,23 @@ long fpga_dfl_ioctl_irq_num(struct fpga_dfl_irqs *irqs, void __user *arg)
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_ioctl_irq_num);
 
-/* DFL_FPGA_*_SET_IRQ */
-long fpga_dfl_ioctl_set_irq(struct fpga_dfl_irqs *irqs, void __user *arg)
+/**
+ * fpga_dfl_irq_set_copy() - copy a DFL_FPGA_*_SET_IRQ argument in
+ * @irqs: the feature's interrupts (for the range check)
+ * @arg: the user's struct dfl_fpga_irq_set and its eventfds
+ * @set: the copy; release with fpga_dfl_irq_set_free()
+ *
+ * Before the caller's unplug section: a fault on user memory must not
+ * hold up remove().
+ *
+ * Return: 0, -EINVAL (no such feature, empty or out-of-range vectors),
+ * -ENOENT (the feature has no vectors), -EFAULT or -ENOMEM.
+ */
+int fpga_dfl_irq_set_copy(const struct fpga_dfl_irqs *irqs, void __user *arg,
+			  struct fpga_dfl_irq_set *set)
 {
 	struct dfl_fpga_irq_set hdr;
-	unsigned int i, end;
-	s32 *fds;
-	int ret = 0;
+	unsigned int end;
 
 	if (!irqs->present)
 		return -EINVAL;
@@ -162,27 +172,52 @@ long fpga_dfl_ioctl_set_irq(struct fpga_dfl_irqs *irqs, void __user *arg)
 	if (!hdr.count || check_add_overflow(hdr.start, hdr.count, &end) ||
 	    end > irqs->count)
 		return -EINVAL;
+	set->fds = memdup_user(arg + sizeof(hdr),
+			       array_size(hdr.count, sizeof(*set->fds)));
+	if (IS_ERR(set->fds))
+		return PTR_ERR(set->fds);
+	set->start = hdr.start;
+	set->count = hdr.count;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_irq_set_copy);
 
-	fds = memdup_user(arg + sizeof(hdr), array_size(hdr.count, sizeof(*fds)));
-	if (IS_ERR(fds))
-		return PTR_ERR(fds);
+void fpga_dfl_irq_set_free(struct fpga_dfl_irq_set *set)
+{
+	kfree(set->fds);
+	set->fds = NULL;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_irq_set_free);
+
+/**
+ * fpga_dfl_irqs_bind() - bind (or unbind, fd < 0) the copied eventfds
+ * @irqs: the feature's interrupts
+ * @set: from fpga_dfl_irq_set_copy()
+ *
+ * On failure what this call bound is unbound again, as upstream does.
+ *
+ * Return: 0, or the first eventfd's error (-EBADF, -EINVAL).
+ */
+int fpga_dfl_irqs_bind(struct fpga_dfl_irqs *irqs,
+		       const struct fpga_dfl_irq_set *set)
+{
+	unsigned int i;
+	int ret = 0;
 
 	mutex_lock(&irqs->lock);
-	for (i = 0; i < hdr.count; i++) {
-		ret = fpga_dfl_irq_bind(&irqs->irqs[hdr.start + i], fds[i]);
+	for (i = 0; i < set->count; i++) {
+		ret = fpga_dfl_irq_bind(&irqs->irqs[set->start + i],
+					set->fds[i]);
 		if (ret)
 			break;
 	}
-	/* On failure, unbind what this call bound (as upstream does) */
 	if (ret)
 		while (i--)
-			fpga_dfl_irq_unbind(&irqs->irqs[hdr.start + i]);
+			fpga_dfl_irq_unbind(&irqs->irqs[set->start + i]);
 	mutex_unlock(&irqs->lock);
-
-	kfree(fds);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(fpga_dfl_ioctl_set_irq);
+EXPORT_SYMBOL_GPL(fpga_dfl_irqs_bind);
 
 /**
  * fpga_dfl_irqs_unbind_all() - unbind every eventfd of a feature

@@ -105,38 +105,46 @@ static int fpga_fme_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* DFL_FPGA_FME_ERR_SET_IRQ: the argument is copied before unplug is held */
+static long fpga_fme_ioctl_set_irq(struct fpga_fme *fme, void __user *arg)
+{
+	struct fpga_dfl_irq_set set;
+	int ret;
+
+	ret = fpga_dfl_irq_set_copy(&fme->err_irqs, arg, &set);
+	if (ret)
+		return ret;
+	down_read(&fme->unplug);
+	ret = fme->gone ? -ENODEV : fpga_dfl_irqs_bind(&fme->err_irqs, &set);
+	up_read(&fme->unplug);
+	fpga_dfl_irq_set_free(&set);
+	return ret;
+}
+
+/*
+ * No user memory is touched with unplug held: a fault that never resolves
+ * (userfaultfd, a stuck FUSE daemon) would hold up remove() with it.
+ */
 static long fpga_fme_ioctl(struct file *file, unsigned int cmd,
 			   unsigned long arg)
 {
 	struct fpga_fme *fme = file->private_data;
 	void __user *uarg = (void __user *)arg;
-	long ret;
 
-	down_read(&fme->unplug);
-	if (fme->gone) {
-		ret = -ENODEV;
-		goto out;
-	}
+	if (READ_ONCE(fme->gone))
+		return -ENODEV;
 	switch (cmd) {
 	case DFL_FPGA_GET_API_VERSION:
-		ret = DFL_FPGA_API_VERSION;
-		break;
+		return DFL_FPGA_API_VERSION;
 	case DFL_FPGA_CHECK_EXTENSION:
-		ret = 0;
-		break;
+		return 0;
 	case DFL_FPGA_FME_ERR_GET_IRQ_NUM:
-		ret = fpga_dfl_ioctl_irq_num(&fme->err_irqs, uarg);
-		break;
+		/* The count is fixed at probe: no hardware is read */
+		return fpga_dfl_ioctl_irq_num(&fme->err_irqs, uarg);
 	case DFL_FPGA_FME_ERR_SET_IRQ:
-		ret = fpga_dfl_ioctl_set_irq(&fme->err_irqs, uarg);
-		break;
-	default:
-		ret = -EINVAL;
-		break;
+		return fpga_fme_ioctl_set_irq(fme, uarg);
 	}
-out:
-	up_read(&fme->unplug);
-	return ret;
+	return -EINVAL;
 }
 
 static const struct file_operations fpga_fme_fops = {

@@ -293,20 +293,46 @@ int fpga_port_dma_dir(u32 flags, enum dma_data_direction *dir)
 }
 EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_dir);
 
+/* Undo a mapping whose iova could not be told to user space */
+void fpga_port_dma_map_undo(struct fpga_port_file *pf, u64 iova)
+{
+	struct fpga_port_dma *dma;
+	int idx;
+
+	if (fpga_port_hw_begin(pf->port, &idx))
+		return;		/* unplug took it back */
+	mutex_lock(&pf->dma_lock);
+	dma = __fpga_port_dma_find(pf, iova);
+	if (dma)
+		__fpga_port_dma_release(pf, dma);
+	mutex_unlock(&pf->dma_lock);
+	fpga_port_hw_end(pf->port, idx);
+}
+
+/*
+ * The pages are pinned before the unplug section, where a fault that
+ * never resolves would hold up remove(), and before the file's lock,
+ * which remove() takes; the overlap check and the mapping are made under
+ * both.
+ */
 long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
 {
 	unsigned long minsz = offsetofend(struct dfl_fpga_port_dma_map, iova);
 	struct device *dev = &pf->port->chardev;
 	struct dfl_fpga_port_dma_map map;
 	struct fpga_port_dma *dma;
+	int ret, idx;
 	u64 end;
-	int ret;
 
 	if (copy_from_user(&map, arg, minsz))
 		return -EFAULT;
 	if (map.argsz < minsz)
 		return -EINVAL;
+	ret = fpga_port_hw_begin(pf->port, &idx);
+	if (ret)
+		return ret;
 	ret = fpga_dfl_dma_permitted(pf->port->fdev, "DMA map");
+	fpga_port_hw_end(pf->port, idx);
 	if (ret)
 		return ret;
 	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
@@ -342,33 +368,36 @@ long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
 		goto err_free;
 	}
 
+	ret = fpga_port_dma_pin(pf, dma);
+	if (ret)
+		goto err_free;
+	ret = fpga_port_hw_begin(pf->port, &idx);
+	if (ret)
+		goto err_unpin;
 	mutex_lock(&pf->dma_lock);
 	if (__fpga_port_dma_overlaps(pf, map.user_addr, map.length)) {
 		dev_dbg(dev, "dma map: %#llx + %#llx overlaps a mapped buffer\n",
 			map.user_addr, map.length);
 		ret = -EEXIST;
-		goto err_unlock;
+	} else {
+		ret = fpga_port_dma_map_pages(pf, dma);
 	}
-	ret = fpga_port_dma_pin(pf, dma);
-	if (ret)
-		goto err_unlock;
-	ret = fpga_port_dma_map_pages(pf, dma);
+	if (!ret)
+		__fpga_port_dma_insert(pf, dma);
+	mutex_unlock(&pf->dma_lock);
+	fpga_port_hw_end(pf->port, idx);
 	if (ret)
 		goto err_unpin;
-	__fpga_port_dma_insert(pf, dma);
+
 	map.iova = dma->iova;
 	if (copy_to_user(arg, &map, minsz)) {
-		__fpga_port_dma_release(pf, dma);
-		mutex_unlock(&pf->dma_lock);
+		fpga_port_dma_map_undo(pf, map.iova);
 		return -EFAULT;
 	}
-	mutex_unlock(&pf->dma_lock);
 	return 0;
 
 err_unpin:
 	fpga_port_dma_unpin(dma);
-err_unlock:
-	mutex_unlock(&pf->dma_lock);
 err_free:
 	kfree(dma);
 	return ret;
@@ -379,17 +408,22 @@ long fpga_port_ioctl_dma_unmap(struct fpga_port_file *pf, void __user *arg)
 	unsigned long minsz = offsetofend(struct dfl_fpga_port_dma_unmap, iova);
 	struct dfl_fpga_port_dma_unmap unmap;
 	struct fpga_port_dma *dma;
+	int ret, idx;
 
 	if (copy_from_user(&unmap, arg, minsz))
 		return -EFAULT;
 	if (unmap.argsz < minsz || unmap.flags)
 		return -EINVAL;
 
+	ret = fpga_port_hw_begin(pf->port, &idx);
+	if (ret)
+		return ret;
 	mutex_lock(&pf->dma_lock);
 	dma = __fpga_port_dma_find(pf, unmap.iova);
 	if (dma)
 		__fpga_port_dma_release(pf, dma);
 	mutex_unlock(&pf->dma_lock);
+	fpga_port_hw_end(pf->port, idx);
 	if (!dma) {
 		dev_dbg(&pf->port->chardev,
 			"dma unmap: iova %#llx was not mapped through this file\n",

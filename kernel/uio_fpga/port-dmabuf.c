@@ -94,15 +94,12 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 	struct device *dev = &pf->port->chardev;
 	struct fpga_port_dmabuf_map map;
 	struct fpga_port_dma *dma;
-	int ret;
+	int ret, idx;
 
 	if (copy_from_user(&map, arg, minsz))
 		return -EFAULT;
 	if (map.argsz < minsz || map.pad)
 		return -EINVAL;
-	ret = fpga_dfl_dma_permitted(pf->port->fdev, "dma-buf map");
-	if (ret)
-		return ret;
 	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
 	if (!dma)
 		return -ENOMEM;
@@ -128,28 +125,35 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 		goto err_put_buf;
 	}
 
+	ret = fpga_port_hw_begin(pf->port, &idx);
+	if (ret)
+		goto err_put_buf;
+	ret = fpga_dfl_dma_permitted(pf->port->fdev, "dma-buf map");
+	if (ret)
+		goto err_hw_end;
 	mutex_lock(&pf->dma_lock);
 	if (__fpga_port_dmabuf_mapped(pf, dma->dmabuf.buf)) {
 		dev_dbg(dev, "dmabuf map: fd %d is mapped already\n", map.fd);
 		ret = -EEXIST;
-		goto err_unlock;
+	} else {
+		ret = fpga_port_dmabuf_attach(pf, dma);
 	}
-	ret = fpga_port_dmabuf_attach(pf, dma);
+	if (!ret)
+		__fpga_port_dma_insert(pf, dma);
+	mutex_unlock(&pf->dma_lock);
+err_hw_end:
+	fpga_port_hw_end(pf->port, idx);
 	if (ret)
-		goto err_unlock;
-	__fpga_port_dma_insert(pf, dma);
+		goto err_put_buf;
+
 	map.length = dma->length;
 	map.iova = dma->iova;
 	if (copy_to_user(arg, &map, minsz)) {
-		__fpga_port_dma_release(pf, dma);
-		mutex_unlock(&pf->dma_lock);
+		fpga_port_dma_map_undo(pf, map.iova);
 		return -EFAULT;
 	}
-	mutex_unlock(&pf->dma_lock);
 	return 0;
 
-err_unlock:
-	mutex_unlock(&pf->dma_lock);
 err_put_buf:
 	dma_buf_put(dma->dmabuf.buf);
 err_free:

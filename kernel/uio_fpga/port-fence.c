@@ -357,23 +357,41 @@ static struct dma_buf *fpga_port_fence_dmabuf(struct fpga_port_file *pf,
  * iova, vector or timeout; ENOENT: no user interrupts; EBUSY: a
  * conflicting fence is pending on the buffer.
  */
+static long __fpga_port_dmabuf_fence(struct fpga_port_file *pf,
+				     const struct fpga_port_dmabuf_fence *args);
+
 long fpga_port_ioctl_dmabuf_fence(struct fpga_port_file *pf, void __user *arg)
 {
 	unsigned long minsz = offsetofend(struct fpga_port_dmabuf_fence,
 					  timeout_ms);
-	struct fpga_port_fences *fences = &pf->port->fences;
-	struct device *dev = &pf->port->chardev;
 	struct fpga_port_dmabuf_fence args;
-	struct fpga_port_fence *pfence;
-	unsigned int timeout_ms;
-	struct dma_buf *buf;
-	int ret;
+	int ret, idx;
 
 	if (copy_from_user(&args, arg, minsz))
 		return -EFAULT;
 	if (args.argsz < minsz || args.flags & ~FPGA_PORT_FENCE_WRITE ||
 	    args.timeout_ms > FPGA_PORT_FENCE_MAX_MS)
 		return -EINVAL;
+	ret = fpga_port_hw_begin(pf->port, &idx);
+	if (ret)
+		return ret;
+	ret = __fpga_port_dmabuf_fence(pf, &args);
+	fpga_port_hw_end(pf->port, idx);
+	return ret;
+}
+
+/* The rest of FPGA_PORT_DMABUF_FENCE, arguments copied, port not gone */
+static long __fpga_port_dmabuf_fence(struct fpga_port_file *pf,
+				     const struct fpga_port_dmabuf_fence *a)
+{
+	struct fpga_port_fences *fences = &pf->port->fences;
+	struct device *dev = &pf->port->chardev;
+	struct fpga_port_dmabuf_fence args = *a;
+	struct fpga_port_fence *pfence;
+	unsigned int timeout_ms;
+	struct dma_buf *buf;
+	int ret;
+
 	if (!fences->count)
 		return -ENOENT;
 	if (args.vector >= fences->count)

@@ -127,13 +127,55 @@ static bool fpga_port_cmd_writes(unsigned int cmd)
 	return false;
 }
 
-static long fpga_port_ioctl_locked(struct fpga_port_file *pf, unsigned int cmd,
-				   unsigned long arg)
+static long fpga_port_ioctl_reset(struct fpga_port *port, unsigned long arg)
 {
+	int ret, idx;
+
+	if (arg)
+		return -EINVAL;
+	ret = fpga_port_hw_begin(port, &idx);
+	if (ret)
+		return ret;
+	ret = fpga_port_reset(port);
+	fpga_port_hw_end(port, idx);
+	return ret;
+}
+
+static long fpga_port_ioctl_set_irq(struct fpga_port *port,
+				    struct fpga_dfl_irqs *irqs,
+				    void __user *arg)
+{
+	struct fpga_dfl_irq_set set;
+	int ret, idx;
+
+	ret = fpga_dfl_irq_set_copy(irqs, arg, &set);
+	if (ret)
+		return ret;
+	ret = fpga_port_hw_begin(port, &idx);
+	if (!ret) {
+		ret = fpga_dfl_irqs_bind(irqs, &set);
+		fpga_port_hw_end(port, idx);
+	}
+	fpga_dfl_irq_set_free(&set);
+	return ret;
+}
+
+/*
+ * Each command copies its arguments and pins user memory before it enters
+ * the unplug section (fpga_port_hw_begin()) and copies its results after;
+ * the commands that touch no hardware need no section.  Once the port is
+ * gone every command fails with -ENODEV.
+ */
+static long fpga_port_ioctl(struct file *file, unsigned int cmd,
+			    unsigned long arg)
+{
+	struct fpga_port_file *pf = file->private_data;
 	struct fpga_port *port = pf->port;
 	void __user *uarg = (void __user *)arg;
 
-	if (fpga_port_cmd_writes(cmd) && !(pf->file->f_mode & FMODE_WRITE)) {
+	if (READ_ONCE(port->gone))
+		return -ENODEV;
+	if (fpga_port_cmd_writes(cmd) && !(file->f_mode & FMODE_WRITE)) {
 		dev_dbg(&port->chardev, "ioctl %#x needs a file open for writing\n",
 			cmd);
 		return -EBADF;
@@ -146,9 +188,7 @@ static long fpga_port_ioctl_locked(struct fpga_port_file *pf, unsigned int cmd,
 		/* None is defined in <linux/fpga-dfl.h>; ours has one */
 		return arg == FPGA_PORT_EXT_DMABUF;
 	case DFL_FPGA_PORT_RESET:
-		if (arg)
-			return -EINVAL;
-		return fpga_port_reset(port);
+		return fpga_port_ioctl_reset(port, arg);
 	case DFL_FPGA_PORT_GET_INFO:
 		return fpga_port_ioctl_get_info(port, uarg);
 	case DFL_FPGA_PORT_GET_REGION_INFO:
@@ -164,31 +204,14 @@ static long fpga_port_ioctl_locked(struct fpga_port_file *pf, unsigned int cmd,
 	case DFL_FPGA_PORT_ERR_GET_IRQ_NUM:
 		return fpga_dfl_ioctl_irq_num(&port->err_irqs, uarg);
 	case DFL_FPGA_PORT_ERR_SET_IRQ:
-		return fpga_dfl_ioctl_set_irq(&port->err_irqs, uarg);
+		return fpga_port_ioctl_set_irq(port, &port->err_irqs, uarg);
 	case DFL_FPGA_PORT_UINT_GET_IRQ_NUM:
 		return fpga_dfl_ioctl_irq_num(&port->uint_irqs, uarg);
 	case DFL_FPGA_PORT_UINT_SET_IRQ:
-		return fpga_dfl_ioctl_set_irq(&port->uint_irqs, uarg);
+		return fpga_port_ioctl_set_irq(port, &port->uint_irqs, uarg);
 	}
 	/* Upstream answers unknown commands with -EINVAL; so do we */
 	return -EINVAL;
-}
-
-static long fpga_port_ioctl(struct file *file, unsigned int cmd,
-			    unsigned long arg)
-{
-	struct fpga_port_file *pf = file->private_data;
-	struct fpga_port *port = pf->port;
-	long ret;
-	int idx;
-
-	idx = srcu_read_lock(&port->unplug);
-	if (READ_ONCE(port->gone))
-		ret = -ENODEV;
-	else
-		ret = fpga_port_ioctl_locked(pf, cmd, arg);
-	srcu_read_unlock(&port->unplug, idx);
-	return ret;
 }
 
 static const struct file_operations fpga_port_fops = {

@@ -114,6 +114,32 @@ struct fpga_port {
 	struct fpga_port_fences fences;
 };
 
+/**
+ * fpga_port_hw_begin() - enter the unplug section to touch the hardware
+ * @port: the port
+ * @idx: the SRCU index, for fpga_port_hw_end()
+ *
+ * No user memory may be touched inside (copies, pinning): a fault that
+ * never resolves (userfaultfd, a stuck FUSE daemon) would hold up
+ * remove() with it.
+ *
+ * Return: 0, or -ENODEV (and not entered) once the port is gone.
+ */
+static inline int fpga_port_hw_begin(struct fpga_port *port, int *idx)
+{
+	*idx = srcu_read_lock(&port->unplug);
+	if (READ_ONCE(port->gone)) {
+		srcu_read_unlock(&port->unplug, *idx);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static inline void fpga_port_hw_end(struct fpga_port *port, int idx)
+{
+	srcu_read_unlock(&port->unplug, idx);
+}
+
 /* The one MMIO region a port exports: the AFU, at mmap offset 0 */
 #define FPGA_PORT_REGION_AFU_OFFSET	0
 
@@ -216,6 +242,7 @@ int fpga_port_dma_charge(struct fpga_port_dma *dma, struct mm_struct *mm);
 void fpga_port_dma_uncharge(struct fpga_port_dma *dma);
 void __fpga_port_dma_release(struct fpga_port_file *pf,
 			     struct fpga_port_dma *dma);
+void fpga_port_dma_map_undo(struct fpga_port_file *pf, u64 iova);
 long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg);
 long fpga_port_ioctl_dma_unmap(struct fpga_port_file *pf, void __user *arg);
 void fpga_port_dma_unmap_all(struct fpga_port_file *pf);

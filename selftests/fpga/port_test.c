@@ -3,14 +3,19 @@
  * /dev/fpga-port.N on a simulated card: the ioctls of the system's
  * <linux/fpga-dfl.h> (this program is built against it, unchanged), the
  * AFU region's mmap, reset with its timeout path, the port's sysfs, and
- * hot-unplug with files open and registers mapped.
+ * hot-unplug with files open and registers mapped, or with an ioctl stuck
+ * on a user page that never arrives.
  */
+#include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <linux/fpga-dfl.h>
 #include <linux/fpga-suite.h>
+#include <linux/userfaultfd.h>
 
 #include "kselftest_harness.h"
 #include "sim_util.h"
@@ -464,6 +469,140 @@ TEST_F(port, module_unload_refused_while_open)
 	self->fd = -1;
 	EXPECT_EQ(0, run_cmd("rmmod fpga_port"));
 	EXPECT_FALSE(path_exists(self->dev));
+}
+
+/*
+ * An ioctl stuck on user memory that never arrives (userfaultfd here; a
+ * FUSE daemon that never answers does the same) must not hold up the
+ * port's removal: the card is deleted while DMA_MAP waits for its
+ * argument, or for the buffer it pins, and the ioctl then fails with
+ * ENODEV.
+ */
+struct stuck_ioctl {
+	int fd;
+	struct dfl_fpga_port_dma_map *map;
+	int ret;
+	unsigned int card;
+	volatile int deleted;
+};
+
+static void *stuck_ioctl_thread(void *p)
+{
+	struct stuck_ioctl *s = p;
+
+	s->ret = ioctl(s->fd, DFL_FPGA_PORT_DMA_MAP, s->map) ? -errno : 0;
+	return NULL;
+}
+
+static void *sim_del_thread(void *p)
+{
+	struct stuck_ioctl *s = p;
+
+	sim_del(s->card);
+	s->deleted = 1;
+	return NULL;
+}
+
+static void unplug_under_stuck_fault(struct __test_metadata *_metadata,
+				     bool stuck_args)
+{
+	struct dfl_fpga_port_dma_map good = { .argsz = sizeof(good),
+					      .length = 4096 };
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct stuck_ioctl s = { .card = sim_random_id() };
+	long page = sysconf(_SC_PAGESIZE);
+	struct pollfd pfd = { .events = POLLIN };
+	pthread_t ioctl_thread, del_thread;
+	struct uffd_msg msg;
+	char path[64], *region, *buf;
+	int uffd, i;
+
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port"));
+	ASSERT_EQ(0, sim_add(s.card, 1));
+	snprintf(path, sizeof(path), "/dev/fpga-port.%d",
+		 sim_port_number(s.card));
+	s.fd = open(path, O_RDWR);
+	ASSERT_GE(s.fd, 0);
+	buf = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	ASSERT_GE(uffd, 0);
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	region = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, region);
+	reg.range.start = (uintptr_t)region;
+	reg.range.len = page;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+
+	good.user_addr = (uintptr_t)(stuck_args ? buf : region);
+	s.map = stuck_args ? (void *)region : &good;
+	ASSERT_EQ(0, pthread_create(&ioctl_thread, NULL, stuck_ioctl_thread, &s));
+	pfd.fd = uffd;
+	if (!stuck_args && poll(&pfd, 1, 5000) == 0) {
+		/*
+		 * 6.1 refuses a long-term pin of a userfaultfd page at once
+		 * (no retry allowed): nothing waits
+		 */
+		pthread_join(ioctl_thread, NULL);
+		EXPECT_EQ(-EFAULT, s.ret);
+		close(s.fd);
+		sim_del(s.card);
+		run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl");
+		SKIP(return, "this kernel does not wait on userfaultfd pages for long-term pins");
+	}
+	/* The ioctl is now waiting for the page */
+	ASSERT_EQ(1, poll(&pfd, 1, 10000));
+	ASSERT_EQ((ssize_t)sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	EXPECT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	ASSERT_EQ(0, pthread_create(&del_thread, NULL, sim_del_thread, &s));
+	for (i = 0; i < 200 && !s.deleted; i++)
+		usleep(50000);
+	EXPECT_TRUE(s.deleted) {
+		TH_LOG("the card's removal waits for a user page fault");
+	}
+
+	/* Let the page arrive: what the ioctl reads is a valid request */
+	if (stuck_args) {
+		struct uffdio_copy copy = {
+			.dst = (uintptr_t)region, .src = (uintptr_t)buf,
+			.len = page,
+		};
+
+		memcpy(buf, &good, sizeof(good));
+		good.user_addr = (uintptr_t)buf;
+		memcpy(buf, &good, sizeof(good));
+		ASSERT_EQ(0, ioctl(uffd, UFFDIO_COPY, &copy));
+	} else {
+		struct uffdio_zeropage zero = {
+			.range = { .start = (uintptr_t)region, .len = page },
+		};
+
+		ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
+	}
+	pthread_join(ioctl_thread, NULL);
+	pthread_join(del_thread, NULL);
+	EXPECT_EQ(-ENODEV, s.ret);
+
+	close(s.fd);
+	close(uffd);
+	munmap(region, page);
+	munmap(buf, page);
+	run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl");
+}
+
+TEST(unplug_not_held_by_a_stuck_argument)
+{
+	unplug_under_stuck_fault(_metadata, true);
+}
+
+TEST(unplug_not_held_by_a_stuck_dma_buffer)
+{
+	unplug_under_stuck_fault(_metadata, false);
 }
 
 TEST_HARNESS_MAIN
