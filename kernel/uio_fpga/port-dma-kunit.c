@@ -8,9 +8,9 @@
 #include <kunit/test.h>
 #include <linux/fpga-suite.h>
 #include <linux/mm_types.h>
-#include <linux/mmap_lock.h>
 #include <linux/module.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/user.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 
@@ -235,9 +235,10 @@ static void port_dma_check_range(struct kunit *test)
 }
 
 /*
- * A stand-in for a process's mm: account_locked_vm(), mmgrab() and
- * mmdrop() use only its mmap_lock, locked_vm and mm_count.  It starts
- * with one reference that the test keeps, so it is never freed as an mm.
+ * Stand-ins for a process's mm and its user: the charge uses only the
+ * mm's pinned_vm and mm_count and the user's locked_vm and reference
+ * count.  Each starts with one reference that the test keeps, so neither
+ * is ever freed as the real thing.
  */
 static struct mm_struct *fake_mm(struct kunit *test)
 {
@@ -245,42 +246,69 @@ static struct mm_struct *fake_mm(struct kunit *test)
 
 	mm = kunit_kzalloc(test, sizeof(*mm) + cpumask_size(), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, mm);
-	mmap_init_lock(mm);
 	atomic_set(&mm->mm_count, 1);
 	return mm;
 }
 
+static struct user_struct *fake_user(struct kunit *test)
+{
+	struct user_struct *user;
+
+	user = kunit_kzalloc(test, sizeof(*user), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, user);
+	refcount_set(&user->__count, 1);
+	return user;
+}
+
 static void port_dma_accounting(struct kunit *test)
 {
-	struct mm_struct *mapper = fake_mm(test), *other = fake_mm(test);
+	struct mm_struct *parent = fake_mm(test), *child = fake_mm(test);
 	struct fpga_port_dma a = { .kind = FPGA_PORT_DMA_USER };
 	struct fpga_port_dma b = { .kind = FPGA_PORT_DMA_USER };
+	struct fpga_port_dma c = { .kind = FPGA_PORT_DMA_USER };
+	struct user_struct *user = fake_user(test);
 
 	a.user.npages = 16;
 	b.user.npages = 4;
-	other->locked_vm = 100;
-
-	/* Charged to the process mapping, which is held meanwhile */
-	KUNIT_ASSERT_EQ(test, fpga_port_dma_charge(&a, mapper), 0);
-	KUNIT_ASSERT_EQ(test, fpga_port_dma_charge(&b, mapper), 0);
-	KUNIT_EXPECT_PTR_EQ(test, a.user.mm, mapper);
-	KUNIT_EXPECT_EQ(test, mapper->locked_vm, 20);
-	KUNIT_EXPECT_EQ(test, atomic_read(&mapper->mm_count), 3);
+	c.user.npages = 1;
 
 	/*
-	 * Uncharged from that process whoever unmaps (here a kernel thread
-	 * with no mm of its own); nobody else's count moves.
+	 * Two processes of one user share its budget of 20 pages: a fork
+	 * does not get a fresh one.  Each process shows its own pages.
+	 */
+	KUNIT_ASSERT_EQ(test, fpga_port_dma_charge(&a, parent, user, 20), 0);
+	KUNIT_ASSERT_EQ(test, fpga_port_dma_charge(&b, child, user, 20), 0);
+	KUNIT_EXPECT_EQ(test, fpga_port_dma_charge(&c, child, user, 20),
+			-ENOMEM);
+	KUNIT_EXPECT_NULL(test, c.user.mm);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&user->locked_vm), 20);
+	KUNIT_EXPECT_EQ(test, refcount_read(&user->__count), 3);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&parent->pinned_vm), 16);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&child->pinned_vm), 4);
+	KUNIT_EXPECT_EQ(test, atomic_read(&parent->mm_count), 2);
+
+	/* Exempt (CAP_IPC_LOCK): shown, not counted against anyone */
+	KUNIT_ASSERT_EQ(test, fpga_port_dma_charge(&c, child, NULL, 20), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&user->locked_vm), 20);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&child->pinned_vm), 5);
+
+	/*
+	 * Uncharged from those charged whoever unmaps (here a kernel thread
+	 * with no mm of its own)
 	 */
 	KUNIT_EXPECT_NULL(test, current->mm);
 	fpga_port_dma_uncharge(&a);
-	KUNIT_EXPECT_EQ(test, mapper->locked_vm, 4);
-	KUNIT_EXPECT_EQ(test, atomic_read(&mapper->mm_count), 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&user->locked_vm), 4);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&parent->pinned_vm), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&parent->mm_count), 1);
 	KUNIT_EXPECT_NULL(test, a.user.mm);
+	KUNIT_EXPECT_NULL(test, a.user.account);
 	fpga_port_dma_uncharge(&b);
-	KUNIT_EXPECT_EQ(test, mapper->locked_vm, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&mapper->mm_count), 1);
-	KUNIT_EXPECT_EQ(test, other->locked_vm, 100);
-	KUNIT_EXPECT_EQ(test, atomic_read(&other->mm_count), 1);
+	fpga_port_dma_uncharge(&c);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&user->locked_vm), 0);
+	KUNIT_EXPECT_EQ(test, refcount_read(&user->__count), 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&child->pinned_vm), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&child->mm_count), 1);
 }
 
 static struct kunit_case port_dma_cases[] = {

@@ -7,12 +7,14 @@
  * pinned, put in a scatter-gather table and mapped through the DMA API of
  * the card, whose IOMMU must give one device-contiguous range.  A mapping
  * belongs to the file that made it (no other opener can unmap it) and its
- * pinned pages are charged to the process that mapped them, and uncharged
- * from that same process, whoever unmaps.
+ * pinned pages are charged to the user and process that mapped them, and
+ * uncharged from those same ones, whoever unmaps.
  *
  * Locking: a file's tree is protected by its dma_lock; the functions
  * named __fpga_port_dma_* need it held.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/dma-mapping.h>
 #include <linux/fpga-dfl.h>
 #include <linux/fpga-suite.h>
@@ -21,6 +23,8 @@
 #include <linux/overflow.h>
 #include <linux/scatterlist.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/user.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -99,21 +103,34 @@ bool __fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len)
 EXPORT_SYMBOL_FOR_FPGA_KUNIT(__fpga_port_dma_overlaps);
 
 /**
- * fpga_port_dma_charge() - charge a mapping's pages to a process
+ * fpga_port_dma_charge() - charge a mapping's pinned pages
  * @dma: the mapping (user memory, npages set)
- * @mm: the process mapping it, whose RLIMIT_MEMLOCK applies
+ * @mm: the process mapping it, whose pinned_vm (VmPin) shows them
+ * @user: the user whose RLIMIT_MEMLOCK budget they count against, or NULL
+ *	  if the mapper may lock memory without limit (CAP_IPC_LOCK)
+ * @limit: that budget, in pages
  *
- * The mapping remembers @mm (and holds it) to uncharge the same process.
+ * The budget is the user's, shared by all its processes, as io_uring and
+ * iommufd count theirs: charged to an mm, it would start afresh in every
+ * fork.  The mapping holds @mm and @user to uncharge the same ones.
  *
- * Return: 0, or -ENOMEM past RLIMIT_MEMLOCK.
+ * Return: 0, or -ENOMEM past the budget.
  */
-int fpga_port_dma_charge(struct fpga_port_dma *dma, struct mm_struct *mm)
+int fpga_port_dma_charge(struct fpga_port_dma *dma, struct mm_struct *mm,
+			 struct user_struct *user, unsigned long limit)
 {
-	int ret;
+	unsigned long npages = dma->user.npages, cur, new;
 
-	ret = account_locked_vm(mm, dma->user.npages, true);
-	if (ret)
-		return ret;
+	if (user) {
+		cur = atomic_long_read(&user->locked_vm);
+		do {
+			if (check_add_overflow(cur, npages, &new) ||
+			    new > limit)
+				return -ENOMEM;
+		} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur, new));
+		dma->user.account = get_uid(user);
+	}
+	atomic64_add(npages, &mm->pinned_vm);
 	dma->user.mm = mm;
 	mmgrab(mm);
 	return 0;
@@ -121,15 +138,20 @@ int fpga_port_dma_charge(struct fpga_port_dma *dma, struct mm_struct *mm)
 EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_charge);
 
 /**
- * fpga_port_dma_uncharge() - give the pages back to the process charged
+ * fpga_port_dma_uncharge() - give the pages back to those charged
  * @dma: the mapping, charged by fpga_port_dma_charge()
  *
- * Whoever unmaps (another thread, close, unplug), the process that was
- * charged is the one uncharged.
+ * Whoever unmaps (another thread, close, unplug), the process and user
+ * that were charged are the ones uncharged.
  */
 void fpga_port_dma_uncharge(struct fpga_port_dma *dma)
 {
-	account_locked_vm(dma->user.mm, dma->user.npages, false);
+	if (dma->user.account) {
+		atomic_long_sub(dma->user.npages, &dma->user.account->locked_vm);
+		free_uid(dma->user.account);
+		dma->user.account = NULL;
+	}
+	atomic64_sub(dma->user.npages, &dma->user.mm->pinned_vm);
 	mmdrop(dma->user.mm);
 	dma->user.mm = NULL;
 }
@@ -155,7 +177,9 @@ static int fpga_port_dma_pin(struct fpga_port_file *pf,
 	if (!dma->user.pages)
 		return -ENOMEM;
 
-	ret = fpga_port_dma_charge(dma, current->mm);
+	ret = fpga_port_dma_charge(dma, current->mm,
+				   capable(CAP_IPC_LOCK) ? NULL : current_user(),
+				   rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT);
 	if (ret) {
 		dev_dbg(dev, "dma map: %lu pages exceed RLIMIT_MEMLOCK\n",
 			dma->user.npages);

@@ -180,7 +180,9 @@ enum fpga_port_dma_kind {
  * @user.pages:	the pinned pages
  * @user.npages: number of pages
  * @user.sgt:	the pages as mapped for the device
- * @user.mm:	the process charged for the pinned pages
+ * @user.mm:	the process whose pinned_vm shows the pinned pages
+ * @user.account: the user whose RLIMIT_MEMLOCK budget they count
+ *		against, or NULL (the mapper had CAP_IPC_LOCK)
  * @dmabuf:	a dma-buf (port-dmabuf.c)
  * @dmabuf.buf:	the dma-buf; the mapping holds a reference
  * @dmabuf.attach: the card's attachment
@@ -200,6 +202,7 @@ struct fpga_port_dma {
 			unsigned long npages;
 			struct sg_table sgt;
 			struct mm_struct *mm;
+			struct user_struct *account;
 		} user;
 		struct {
 			struct dma_buf *buf;
@@ -238,7 +241,8 @@ struct fpga_port_dma *__fpga_port_dma_find(struct fpga_port_file *pf,
 void __fpga_port_dma_insert(struct fpga_port_file *pf,
 			    struct fpga_port_dma *new);
 bool __fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len);
-int fpga_port_dma_charge(struct fpga_port_dma *dma, struct mm_struct *mm);
+int fpga_port_dma_charge(struct fpga_port_dma *dma, struct mm_struct *mm,
+			 struct user_struct *user, unsigned long limit);
 void fpga_port_dma_uncharge(struct fpga_port_dma *dma);
 void __fpga_port_dma_release(struct fpga_port_file *pf,
 			     struct fpga_port_dma *dma);

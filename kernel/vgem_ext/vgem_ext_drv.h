@@ -32,13 +32,16 @@ struct vgem_ext_device {
 
 /**
  * struct vgem_ext_file - what one open file of the device owns
- * @fence_lock:	protects @fences
+ * @fence_lock:	protects @fences and @num_fences
  * @fences:	fences attached through this file and not yet released by
  *		FENCE_SIGNAL, by id; closing the file signals them
+ * @num_fences:	entries in @fences, or being attached: at most
+ *		VGEM_EXT_FENCES_PER_FILE
  */
 struct vgem_ext_file {
-	struct mutex fence_lock;	/* fences */
+	struct mutex fence_lock;	/* fences, num_fences */
 	struct idr fences;
+	unsigned int num_fences;
 };
 
 /**

@@ -89,7 +89,7 @@ static struct vgem_ext_fence *vgem_ext_fence_create(void)
 				VGEM_EXT_FENCE_MAX_TIMEOUT_MS);
 	struct vgem_ext_fence *vf;
 
-	vf = kzalloc(sizeof(*vf), GFP_KERNEL);
+	vf = kzalloc(sizeof(*vf), GFP_KERNEL_ACCOUNT);
 	if (!vf)
 		return NULL;
 	/* We are in one of our ioctls: the module is alive */
@@ -101,6 +101,34 @@ static struct vgem_ext_fence *vgem_ext_fence_create(void)
 	timer_setup(&vf->timer, vgem_ext_fence_timeout, 0);
 	mod_timer(&vf->timer, jiffies + msecs_to_jiffies(ms));
 	return vf;
+}
+
+/*
+ * Read fences do not exclude each other and a timed-out fence keeps its id
+ * until it is released, so without a cap one file could pin unbounded
+ * kernel memory on a buffer that other processes share.
+ */
+#define VGEM_EXT_FENCES_PER_FILE	256
+
+/* Take a slot for a new fence of @vfile: 0, or -ENOSPC at the cap */
+static int vgem_ext_fence_reserve(struct vgem_ext_file *vfile)
+{
+	int ret = 0;
+
+	mutex_lock(&vfile->fence_lock);
+	if (vfile->num_fences >= VGEM_EXT_FENCES_PER_FILE)
+		ret = -ENOSPC;
+	else
+		vfile->num_fences++;
+	mutex_unlock(&vfile->fence_lock);
+	return ret;
+}
+
+static void vgem_ext_fence_unreserve(struct vgem_ext_file *vfile)
+{
+	mutex_lock(&vfile->fence_lock);
+	vfile->num_fences--;
+	mutex_unlock(&vfile->fence_lock);
 }
 
 /* Signal and drop the idr's reference; process context */
@@ -134,7 +162,8 @@ void vgem_ext_fence_close(struct vgem_ext_file *vfile)
  * a write fence with VGEM_EXT_FENCE_WRITE, else a read fence.
  * EINVAL: unknown flags or pad not zero; ENOENT: no such handle; EBUSY:
  * an unsignalled fence conflicts (any for a write fence, a write fence for
- * a read fence); ENOMEM.
+ * a read fence); ENOSPC: this file has VGEM_EXT_FENCES_PER_FILE fences
+ * already; ENOMEM.
  */
 int vgem_ext_fence_attach_ioctl(struct drm_device *dev, void *data,
 				struct drm_file *file)
@@ -152,10 +181,13 @@ int vgem_ext_fence_attach_ioctl(struct drm_device *dev, void *data,
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+	ret = vgem_ext_fence_reserve(vfile);
+	if (ret)
+		goto out_put_obj;
 	vf = vgem_ext_fence_create();
 	if (!vf) {
 		ret = -ENOMEM;
-		goto out_put_obj;
+		goto out_unreserve;
 	}
 
 	resv = obj->resv;
@@ -172,7 +204,7 @@ int vgem_ext_fence_attach_ioctl(struct drm_device *dev, void *data,
 		goto out_finish;
 
 	mutex_lock(&vfile->fence_lock);
-	ret = idr_alloc(&vfile->fences, vf, 1, 0, GFP_KERNEL);
+	ret = idr_alloc(&vfile->fences, vf, 1, 0, GFP_KERNEL_ACCOUNT);
 	mutex_unlock(&vfile->fence_lock);
 	if (ret < 0)
 		goto out_finish;
@@ -183,6 +215,8 @@ int vgem_ext_fence_attach_ioctl(struct drm_device *dev, void *data,
 out_finish:
 	/* Attached or not, nobody may wait on it any more */
 	vgem_ext_fence_finish(vf);
+out_unreserve:
+	vgem_ext_fence_unreserve(vfile);
 out_put_obj:
 	drm_gem_object_put(obj);
 	return ret;
@@ -205,6 +239,8 @@ int vgem_ext_fence_signal_ioctl(struct drm_device *dev, void *data,
 		return -EINVAL;
 	mutex_lock(&vfile->fence_lock);
 	vf = idr_remove(&vfile->fences, args->fence);
+	if (vf)
+		vfile->num_fences--;
 	mutex_unlock(&vfile->fence_lock);
 	if (!vf)
 		return -ENOENT;

@@ -56,8 +56,8 @@ FIXTURE_TEARDOWN(dma)
 	run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl");
 }
 
-/* VmLck of this process, in kB */
-static long vm_locked_kb(void)
+/* VmPin of this process (pages pinned for DMA), in kB */
+static long vm_pinned_kb(void)
 {
 	char line[256];
 	long kb = -1;
@@ -67,7 +67,7 @@ static long vm_locked_kb(void)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
+		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
 			break;
 	fclose(f);
 	return kb;
@@ -226,9 +226,9 @@ TEST_F(dma, mappings_belong_to_their_file)
 
 	fd2 = open(self->dev, O_RDWR);
 	ASSERT_GE(fd2, 0);
-	before = vm_locked_kb();
+	before = vm_pinned_kb();
 	ASSERT_EQ(0, dma_buf_alloc(fd2, 64 * 4096, &b));
-	EXPECT_EQ(before + 256, vm_locked_kb());
+	EXPECT_EQ(before + 256, vm_pinned_kb());
 	/* Another opener cannot unmap it */
 	EXPECT_EQ(-EINVAL, dma_unmap(self->fd, b.iova));
 	/*
@@ -237,13 +237,17 @@ TEST_F(dma, mappings_belong_to_their_file)
 	 * unmaps it and uncharges the pinned pages
 	 */
 	close(fd2);
-	EXPECT_EQ(before + 256, vm_locked_kb());
+	EXPECT_EQ(before + 256, vm_pinned_kb());
 	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
-	EXPECT_EQ(before, vm_locked_kb());
+	EXPECT_EQ(before, vm_pinned_kb());
 	munmap(b.va, b.len);
 }
 
-TEST_F(dma, memlock_limit_applies)
+/*
+ * RLIMIT_MEMLOCK is a budget of the user's, as for io_uring: a process
+ * forked from one that has pinned memory shares what is left of it.
+ */
+TEST_F(dma, memlock_limit_applies_per_user)
 {
 	struct rlimit rl = { .rlim_cur = 64 * 1024, .rlim_max = 64 * 1024 };
 	pid_t pid;
@@ -252,8 +256,9 @@ TEST_F(dma, memlock_limit_applies)
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid) {
-		uint64_t iova = 0;
+		uint64_t iova = 0, iova2 = 0;
 		uint8_t *buf;
+		pid_t child;
 
 		/* An unprivileged process has no CAP_IPC_LOCK */
 		if (setrlimit(RLIMIT_MEMLOCK, &rl) || setgid(65534) ||
@@ -267,15 +272,43 @@ TEST_F(dma, memlock_limit_applies)
 			_exit(12);
 		if (dma_map(self->fd, buf, 8 * 4096, 0, &iova))
 			_exit(13);
-		if (vm_locked_kb() != 32)
+		if (vm_pinned_kb() != 32)
 			_exit(14);
-		if (dma_unmap(self->fd, iova) || vm_locked_kb() != 0)
+		child = fork();
+		if (child < 0)
 			_exit(15);
+		if (!child) {
+			uint8_t *mine;
+
+			mine = mmap(NULL, 12 * 4096, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+				    -1, 0);
+			if (mine == MAP_FAILED)
+				_exit(1);
+			/* 32 KiB of the user's 64 are pinned already */
+			if (dma_map(self->fd, mine, 12 * 4096, 0,
+				    &iova2) != -ENOMEM)
+				_exit(2);
+			if (dma_map(self->fd, mine, 8 * 4096, 0, &iova2))
+				_exit(3);
+			if (vm_pinned_kb() != 32 || dma_unmap(self->fd, iova2))
+				_exit(4);
+			_exit(0);
+		}
+		if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+			_exit(16);
+		if (WEXITSTATUS(status))
+			_exit(20 + WEXITSTATUS(status));
+		if (dma_unmap(self->fd, iova) || vm_pinned_kb() != 0)
+			_exit(17);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) {
+		TH_LOG("step %d failed (2x: in the forked child)",
+		       WEXITSTATUS(status));
+	}
 }
 
 static int bind_irq(int fd, unsigned long cmd, unsigned int vector, int efd)
@@ -399,13 +432,13 @@ TEST_F(dma, unplug_with_dma_mapped_and_eventfds_bound)
 	ASSERT_GE(efd, 0);
 	ASSERT_EQ(0, bind_irq(self->fd, DFL_FPGA_PORT_UINT_SET_IRQ, 0, efd));
 	ASSERT_EQ(0, bind_irq(self->fd, DFL_FPGA_PORT_ERR_SET_IRQ, 0, efd));
-	before = vm_locked_kb();
+	before = vm_pinned_kb();
 	ASSERT_EQ(0, dma_buf_alloc(self->fd, 256 * 4096, &b));
-	EXPECT_EQ(before + 1024, vm_locked_kb());
+	EXPECT_EQ(before + 1024, vm_pinned_kb());
 
 	ASSERT_EQ(0, sim_del(self->card));
 	/* The pinned pages are released at unplug, not at close */
-	EXPECT_EQ(before - 4, vm_locked_kb());
+	EXPECT_EQ(before - 4, vm_pinned_kb());
 	EXPECT_EQ(-ENODEV, dma_unmap(self->fd, b.iova));
 	EXPECT_EQ(-ENODEV, dma_map(self->fd, b.va, 4096, 0, &b.iova));
 	munmap((void *)self->afu, NLB_AFU_SIZE);
@@ -429,7 +462,7 @@ TEST_F_TIMEOUT(dma, closed_files_buffers_wait_for_a_reset, 120)
 
 	a = open(self->dev, O_RDWR);
 	ASSERT_GE(a, 0);
-	before = vm_locked_kb();
+	before = vm_pinned_kb();
 	/* dst first: the lowest free IOVA, which a new mapping would get */
 	ASSERT_EQ(0, dma_buf_alloc(a, len, &dst));
 	ASSERT_EQ(0, dma_buf_alloc(a, len, &src));
@@ -439,7 +472,7 @@ TEST_F_TIMEOUT(dma, closed_files_buffers_wait_for_a_reset, 120)
 		  NLB_CFG_HELLO);
 	close(a);
 	/* Still mapped and charged: the AFU may be using them */
-	EXPECT_EQ(before + (long)((2 * len + 4096) >> 10), vm_locked_kb());
+	EXPECT_EQ(before + (long)((2 * len + 4096) >> 10), vm_pinned_kb());
 
 	ASSERT_EQ(0, dma_buf_alloc(self->fd, len, &fresh));
 	EXPECT_NE(dst.iova, fresh.iova);
@@ -456,7 +489,7 @@ TEST_F_TIMEOUT(dma, closed_files_buffers_wait_for_a_reset, 120)
 
 	/* The reset releases them */
 	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
-	EXPECT_EQ(before + (long)(len >> 10), vm_locked_kb());
+	EXPECT_EQ(before + (long)(len >> 10), vm_pinned_kb());
 	dma_buf_free(self->fd, &fresh);
 	munmap(src.va, src.len);
 	munmap(dst.va, dst.len);

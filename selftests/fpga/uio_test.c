@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <linux/fpga-dfl.h>
 
 #include "kselftest_harness.h"
@@ -621,6 +622,80 @@ TEST_F(uio, switch_drivers_with_mappings_held)
 	ASSERT_NE(NULL, afu);
 	EXPECT_EQ(NLB0_GUID_L, afu[1]);
 	munmap((void *)afu, NLB_AFU_SIZE);
+}
+
+#define SIM_IOMMU_PARAM		"/sys/module/fpga_sim/parameters/iommu"
+#define UNSAFE_DMA_PARAM	"/sys/module/fpga_dfl/parameters/allow_unsafe_dma"
+
+/*
+ * In a child that gave up root: 0 if @ro maps the AFU read-only and @rw
+ * maps the AFU and a DMA buffer writable only when @unsafe (else EPERM),
+ * else the step that went wrong.
+ */
+static int unprivileged_uio_maps(int ro, int rw, const char *uio, bool unsafe)
+{
+	static const int maps[] = { UIO_MAP_AFU, UIO_MAP_DMA0 };
+	unsigned int i;
+	void *p;
+
+	if (setgid(65534) || setuid(65534))
+		return 10;
+	if (uio_map(ro, uio, UIO_MAP_AFU, PROT_READ) == MAP_FAILED)
+		return 11;
+	for (i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		p = uio_map(rw, uio, maps[i], PROT_READ | PROT_WRITE);
+		if (unsafe ? p == MAP_FAILED : p != MAP_FAILED || errno != EPERM)
+			return 12 + i;
+	}
+	return 0;
+}
+
+static int uio_maps_in_child(const char *uio, bool unsafe)
+{
+	char dev[48];
+	int ro, rw, status;
+	pid_t pid;
+
+	snprintf(dev, sizeof(dev), "/dev/%s", uio);
+	ro = open(dev, O_RDONLY);
+	rw = open(dev, O_RDWR);
+	pid = ro < 0 || rw < 0 ? -1 : fork();
+	if (!pid)
+		_exit(unprivileged_uio_maps(ro, rw, uio, unsafe));
+	close(ro);
+	close(rw);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * Without translation the AFU's registers take physical addresses and
+ * the DMA buffers are plain memory: writable maps need CAP_SYS_RAWIO
+ * (or fpga_dfl.allow_unsafe_dma), read-only maps do not.
+ */
+TEST_F(uio, untranslated_card_maps_writable_for_root_only)
+{
+	unsigned int card = self->card + 1;
+	char uio[32];
+	int num, ret;
+
+	ASSERT_EQ(0, sysfs_write(SIM_IOMMU_PARAM, "0"));
+	ret = sim_add(card, 1);
+	ASSERT_EQ(0, sysfs_write(SIM_IOMMU_PARAM, "1"));
+	ASSERT_EQ(0, ret);
+	num = sim_port_number(card);
+	ASSERT_GE(num, 0);
+	ASSERT_EQ(0, port_bind(num, "uio_fpga"));
+	ASSERT_EQ(0, port_uio(num, uio, sizeof(uio)));
+
+	EXPECT_EQ(0, uio_maps_in_child(uio, false));
+	ASSERT_EQ(0, sysfs_write(UNSAFE_DMA_PARAM, "1"));
+	EXPECT_EQ(0, uio_maps_in_child(uio, true));
+	ASSERT_EQ(0, sysfs_write(UNSAFE_DMA_PARAM, "0"));
+	/* The translated card of the fixture is open to anyone holding it */
+	EXPECT_EQ(0, uio_maps_in_child(self->uio, true));
+	sim_del(card);
 }
 
 TEST_F(uio, example_driver_runs)

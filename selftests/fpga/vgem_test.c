@@ -327,6 +327,44 @@ TEST_F(vgem, busy_fence)
 	EXPECT_GT(w, 0);
 }
 
+/*
+ * Read fences do not exclude each other: a file may have 256 pending
+ * (ENOSPC past that), another file has its own budget, and releasing one
+ * gives its slot back.
+ */
+TEST_F(vgem, fences_are_capped_per_file)
+{
+	struct drm_vgem_ext_bo_create c;
+	int fences[256], i, fd2, dmabuf, other;
+	uint32_t handle2;
+
+	ASSERT_EQ(0, vgem_ext_create(self->fd, 4096, 0, &c));
+	for (i = 0; i < 256; i++) {
+		fences[i] = vgem_ext_fence(self->fd, c.handle, 0);
+		ASSERT_GT(fences[i], 0) {
+			TH_LOG("fence %d: %s", i, strerror(-fences[i]));
+		}
+	}
+	EXPECT_EQ(-ENOSPC, vgem_ext_fence(self->fd, c.handle, 0));
+
+	fd2 = drm_open_driver("vgem_ext", "renderD");
+	ASSERT_GE(fd2, 0);
+	dmabuf = prime_export(self->fd, c.handle);
+	ASSERT_GE(dmabuf, 0);
+	ASSERT_EQ(0, prime_import(fd2, dmabuf, &handle2));
+	other = vgem_ext_fence(fd2, handle2, 0);
+	EXPECT_GT(other, 0);
+	close(fd2);
+	close(dmabuf);
+
+	EXPECT_EQ(0, vgem_ext_signal(self->fd, fences[0]));
+	fences[0] = vgem_ext_fence(self->fd, c.handle, 0);
+	EXPECT_GT(fences[0], 0);
+	EXPECT_EQ(-ENOSPC, vgem_ext_fence(self->fd, c.handle, 0));
+	for (i = 0; i < 256; i++)
+		EXPECT_EQ(0, vgem_ext_signal(self->fd, fences[i]));
+}
+
 TEST_F(vgem, fence_timeout)
 {
 	struct drm_vgem_ext_bo_create c;
@@ -853,6 +891,41 @@ TEST_F(fpga, pending_fences_are_capped_per_file)
 	EXPECT_EQ(0, dma_unmap(self->port, iova2));
 	vbuf_free(self->drm, &b);
 	vbuf_free(self->drm, &b2);
+}
+
+/*
+ * And 1024 pending per port, whoever holds them, so the interrupt
+ * handler's walk of the port's list stays short.
+ */
+TEST_F(fpga, pending_fences_are_capped_per_port)
+{
+	uint64_t iova[17];
+	char path[64];
+	int fds[17], i, j;
+	struct vbuf b;
+
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &b));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", self->port);
+	for (i = 0; i < 17; i++) {
+		fds[i] = open(path, O_RDWR);
+		ASSERT_GE(fds[i], 0);
+		ASSERT_EQ(0, port_dmabuf_map(fds[i], b.dmabuf, 0, &iova[i],
+					     NULL));
+	}
+	for (i = 0; i < 16; i++)
+		for (j = 0; j < 64; j++)
+			ASSERT_EQ(0, port_dmabuf_fence(fds[i], iova[i], 0, 1,
+						       60000)) {
+				TH_LOG("file %d, fence %d", i, j);
+			}
+	/* This file has none pending, but the port has 1024 */
+	EXPECT_EQ(-ENOSPC, port_dmabuf_fence(fds[16], iova[16], 0, 1, 60000));
+	close(fds[0]);
+	EXPECT_EQ(0, port_dmabuf_fence(fds[16], iova[16], 0, 1, 60000));
+	for (i = 1; i < 17; i++)
+		close(fds[i]);
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(b.dmabuf, 5000));
+	vbuf_free(self->drm, &b);
 }
 
 TEST_F(fpga, fence_times_out_without_interrupt)
