@@ -36,7 +36,7 @@ VM_MODULES ?= dkms
 # Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
 VM_TESTS ?=
 
-.PHONY: stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full \
+.PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full \
 	fuzz bench print-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install deps check check-run \
 	check-harness lint demo vm initramfs clean
@@ -47,6 +47,7 @@ help:
 	@echo "make demo          build, boot the VM and show the suite at work"
 	@echo "make check         install deps, lint, build, run all tests in the VM"
 	@echo "make modules       build the kernel modules (KVER=, KDIR=)"
+	@echo "make build-matrix  build them with W=1, sparse, -Werror for 6.1 and 6.12, generic/rt/cloud"
 	@echo "make user          build fpgactl and its library"
 	@echo "make selftests     build the kselftests"
 	@echo "make install       install tools, headers, udev rule (DESTDIR=, PREFIX=)"
@@ -66,6 +67,11 @@ help:
 
 modules:
 	$(KBUILD) modules
+
+# The same checks against the six kernels of bookworm (6.1 and 6.12,
+# generic, rt, cloud), each in its own copy under build/matrix
+build-matrix:
+	scripts/build-matrix.sh
 
 # W=1, warnings as errors, sparse: any diagnostic fails the build
 modules-check: clean-modules

@@ -8,8 +8,13 @@
 # usage: deps.sh [--check]   (--check: exit 1 if something is missing)
 set -eu
 
+# Headers of every kernel bookworm ships (build-matrix.sh): 6.1 and 6.12,
+# generic, rt and cloud.  Debian's 6.12 headers pull their images in.
 PACKAGES="
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1 linux-perf
+	linux-headers-rt-amd64 linux-headers-cloud-amd64
+	linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64
+	linux-headers-6.12-cloud-amd64
 	build-essential pkg-config bc flex bison libelf-dev libssl-dev
 	kmod dkms sparse cpio rsync python3 dash valgrind
 	qemu-system-x86 busybox-static

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 
+#include "fpga-compat.h"
 #include "dfl-core.h"
 #include "dfl-nl.h"
 
@@ -25,7 +26,8 @@ fpga_dfl_match_id(const struct fpga_dfl_device *fdev,
 	return NULL;
 }
 
-static int fpga_dfl_bus_match(struct device *dev, struct device_driver *drv)
+static int fpga_dfl_bus_match(struct device *dev,
+			      FPGA_COMPAT_MATCH_CONST struct device_driver *drv)
 {
 	struct fpga_dfl_device *fdev = to_fpga_dfl_device(dev);
 
@@ -34,7 +36,8 @@ static int fpga_dfl_bus_match(struct device *dev, struct device_driver *drv)
 	return !!fpga_dfl_match_id(fdev, to_fpga_dfl_driver(drv));
 }
 
-static int fpga_dfl_bus_uevent(struct device *dev, struct kobj_uevent_env *env)
+static int fpga_dfl_bus_uevent(FPGA_COMPAT_UEVENT_CONST struct device *dev,
+			       struct kobj_uevent_env *env)
 {
 	struct fpga_dfl_device *fdev = to_fpga_dfl_device(dev);
 

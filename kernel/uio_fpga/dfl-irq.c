@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "fpga-compat.h"
 #include "dfl-core.h"
 #include "dfl-nl.h"
 #include "dfl_trace.h"
@@ -30,7 +31,7 @@ static irqreturn_t fpga_dfl_irq_handler(int irq, void *data)
 	spin_lock(&dirq->trigger_lock);
 	if (dirq->trigger) {
 		trace_irq_deliver(dirq);
-		eventfd_signal(dirq->trigger, 1);
+		fpga_eventfd_signal(dirq->trigger);
 	}
 	spin_unlock(&dirq->trigger_lock);
 	/*

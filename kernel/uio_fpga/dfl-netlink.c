@@ -30,8 +30,8 @@
 #include <linux/notifier.h>
 #include <linux/rwsem.h>
 #include <net/genetlink.h>
-#include <asm/unaligned.h>
 
+#include "fpga-compat.h"
 #include "dfl-core.h"
 #include "dfl-nl.h"
 
@@ -212,13 +212,13 @@ static int fpga_dfl_nl_dump_one(struct device *dev, void *data)
 static int fpga_dfl_nl_dev_dump(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = fpga_genl_dump_attrs(cb);
 	struct fpga_dfl_nl_dump_ctx ctx = { .skb = skb, .cb = cb };
 	int ret;
 
-	if (info->attrs[FPGA_NL_A_CARD_ID]) {
+	if (attrs[FPGA_NL_A_CARD_ID]) {
 		ctx.filter = true;
-		ctx.card_id = nla_get_u32(info->attrs[FPGA_NL_A_CARD_ID]);
+		ctx.card_id = nla_get_u32(attrs[FPGA_NL_A_CARD_ID]);
 	}
 	ret = bus_for_each_dev(&fpga_dfl_bus_type, NULL, &ctx,
 			       fpga_dfl_nl_dump_one);

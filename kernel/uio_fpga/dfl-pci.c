@@ -79,9 +79,7 @@ static int fpga_dfl_pci_dma_init(struct pci_dev *pdev)
 	int ret;
 
 	/* The port maps a user buffer as one range: let the IOMMU merge it */
-	ret = dma_set_max_seg_size(&pdev->dev, UINT_MAX);
-	if (ret)
-		return ret;
+	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
 	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
 	if (!ret)
 		return 0;

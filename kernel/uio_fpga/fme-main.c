@@ -56,7 +56,6 @@ static DEFINE_IDA(fpga_fme_minor_ida);
 
 static struct class fpga_fme_class = {
 	.name	= "fpga_fme",
-	.owner	= THIS_MODULE,
 };
 
 static int fpga_fme_open(struct inode *inode, struct file *file)

@@ -26,7 +26,6 @@ static DEFINE_IDA(fpga_port_minor_ida);
 
 static struct class fpga_port_class = {
 	.name	= "fpga_port",
-	.owner	= THIS_MODULE,
 };
 
 static int fpga_port_open(struct inode *inode, struct file *file)

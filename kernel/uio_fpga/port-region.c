@@ -15,6 +15,7 @@
 #include <linux/mm.h>
 #include <linux/uaccess.h>
 
+#include "fpga-compat.h"
 #include "port.h"
 #include "port_trace.h"
 
@@ -168,8 +169,8 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 	if (!ret && (vma->vm_flags & VM_MAYWRITE))
 		ret = fpga_dfl_dma_permitted(port->fdev, "AFU mmap");
 	if (!ret) {
-		vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND |
-				 VM_DONTDUMP;
+		vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND |
+			     VM_DONTDUMP);
 		vma->vm_ops = &fpga_port_vm_ops;
 		vma->vm_private_data = pf;
 		/* A simulated card's registers are RAM, mapped as the kernel maps them */

@@ -17,6 +17,7 @@
 #include <linux/string.h>
 #include <net/netlink.h>
 
+#include "fpga-compat.h"
 #include "dfl-core.h"
 #include "sim.h"
 
@@ -451,7 +452,7 @@ static const struct fpga_dfl_sim_ops fpga_sim_nl_ops = {
 	.del	= fpga_sim_del,
 };
 
-static ssize_t new_device_store(struct bus_type *bus, const char *buf,
+static ssize_t new_device_store(FPGA_COMPAT_BUS_ATTR_CONST struct bus_type *bus, const char *buf,
 				size_t count)
 {
 	unsigned int vals[2] = { 0, 1 };
@@ -467,7 +468,7 @@ static ssize_t new_device_store(struct bus_type *bus, const char *buf,
 }
 static BUS_ATTR_WO(new_device);
 
-static ssize_t del_device_store(struct bus_type *bus, const char *buf,
+static ssize_t del_device_store(FPGA_COMPAT_BUS_ATTR_CONST struct bus_type *bus, const char *buf,
 				size_t count)
 {
 	unsigned int id;

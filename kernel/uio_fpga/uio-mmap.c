@@ -19,6 +19,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
+#include "fpga-compat.h"
 #include "uio-fpga.h"
 
 /**
@@ -214,14 +215,14 @@ int uio_fpga_mmap(struct uio_info *info, struct vm_area_struct *vma)
 	if (!map->writable) {
 		if (vma->vm_flags & VM_WRITE)
 			return -EPERM;
-		vma->vm_flags &= ~VM_MAYWRITE;
+		vm_flags_clear(vma, VM_MAYWRITE);
 	}
 	ret = uio_fpga_mapping_get(uf, vma);
 	if (ret)
 		return ret;
 	kref_get(&uf->kref);
 
-	vma->vm_flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
 	/* Registers of real hardware uncached; RAM (the sim, DMA) as RAM */
 	if (!map->dma && !uf->cacheable)
 		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);

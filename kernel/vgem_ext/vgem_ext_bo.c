@@ -73,7 +73,7 @@ static void vgem_ext_bo_free(struct drm_gem_object *obj)
 	drm_gem_shmem_free(&bo->shmem);
 }
 
-/* drm_gem_object_funcs.pin (a dma-buf attachment) and POPULATE */
+/* drm_gem_object_funcs.pin (a dma-buf attachment) */
 static int vgem_ext_bo_pin(struct drm_gem_object *obj)
 {
 	int ret;
@@ -138,8 +138,15 @@ static struct vgem_ext_bo *vgem_ext_bo_new(struct drm_device *dev, u64 size,
 	mapping_set_gfp_mask(shmem->base.filp->f_mapping,
 			     GFP_HIGHUSER | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 
+	/*
+	 * drm_gem_shmem_pin(), not the object's pin(): that one expects the
+	 * caller to hold the reservation lock (drm_gem_pin() does, since
+	 * 6.10), this one takes what the kernel's helpers need
+	 */
 	if (flags & VGEM_EXT_BO_POPULATE) {
-		ret = vgem_ext_bo_pin(&shmem->base);
+		ret = vgem_ext_bo_prefault(shmem);
+		if (!ret)
+			ret = drm_gem_shmem_pin(shmem);
 		if (ret) {
 			drm_gem_object_put(&shmem->base);
 			return ERR_PTR(ret);

@@ -23,6 +23,7 @@
 #include <drm/drm_prime.h>
 #include <drm/vgem_ext_drm.h>
 
+#include "fpga-compat.h"
 #include "vgem_ext_drv.h"
 
 static struct vgem_ext_device *vgem_ext_dev;
@@ -73,7 +74,7 @@ static const struct drm_driver vgem_ext_driver = {
 	.prime_handle_to_fd	= vgem_ext_prime_handle_to_fd,
 	.prime_fd_to_handle	= vgem_ext_prime_fd_to_handle,
 	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
-	.gem_prime_mmap		= drm_gem_prime_mmap,
+	FPGA_COMPAT_DRM_GEM_PRIME_MMAP
 
 	.name	= VGEM_EXT_NAME,
 	.desc	= "Virtual GEM buffers for user-space drivers",

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Included by the Kbuild files: the compatibility layer's header
+# (fpga-compat.h) on the include path, and what it needs to know about the
+# target kernel, found in its headers rather than from its version number
+# (which is the wrong test where a distribution backports a change).
+ccflags-y += -I$(if $(KBUILD_EXTMOD),,$(srctree)/)$(src)/../compat
+
+# -DFPGA_HAVE_$(1) if header $(2) of the target kernel contains the text
+# in variable $(3) (a variable: the texts hold parentheses and commas)
+fpga_compat_test = $(if $(shell grep -s -l -F '$($(3))' \
+	$(srctree)/include/$(2)),-DFPGA_HAVE_$(1))
+
+# 6.3: bus_type.uevent() takes a const device
+fpga_const_uevent := (*uevent)(const struct device *dev
+ccflags-y += $(call fpga_compat_test,CONST_BUS_UEVENT,linux/device/bus.h,fpga_const_uevent)
+# 6.4: bus attributes' show() and store() take a const bus_type
+fpga_const_bus_attr := (*store)(const struct bus_type *bus
+ccflags-y += $(call fpga_compat_test,CONST_BUS_ATTR,linux/device/bus.h,fpga_const_bus_attr)
+# 6.11: bus_type.match() takes a const driver
+fpga_const_match := (*match)(struct device *dev, const struct device_driver *drv)
+ccflags-y += $(call fpga_compat_test,CONST_BUS_MATCH,linux/device/bus.h,fpga_const_match)
+# 6.3: vma->vm_flags is read-only, changed by vm_flags_set()/_clear()
+fpga_vm_flags_set := void vm_flags_set(struct vm_area_struct *vma
+ccflags-y += $(call fpga_compat_test,VM_FLAGS_SET,linux/mm.h,fpga_vm_flags_set)
+# 6.6: a dump's parsed attributes are in genl_dumpit_info.info
+fpga_dumpit_info := struct genl_info info;
+ccflags-y += $(call fpga_compat_test,GENL_DUMPIT_INFO_INFO,net/genetlink.h,fpga_dumpit_info)
+# 6.6: drm_driver.gem_prime_mmap is gone (dma-bufs mmap through the object)
+fpga_gem_prime_mmap := (*gem_prime_mmap)(struct drm_gem_object *obj
+ccflags-y += $(call fpga_compat_test,DRM_GEM_PRIME_MMAP,drm/drm_drv.h,fpga_gem_prime_mmap)
+# 6.8: eventfd_signal() without a count
+fpga_eventfd_signal := void eventfd_signal(struct eventfd_ctx *ctx)
+ccflags-y += $(call fpga_compat_test,EVENTFD_SIGNAL_NO_COUNT,linux/eventfd.h,fpga_eventfd_signal)
+# 6.12: <asm/unaligned.h> moved to <linux/unaligned.h>
+ccflags-y += $(if $(wildcard $(srctree)/include/linux/unaligned.h),-DFPGA_HAVE_LINUX_UNALIGNED_H)

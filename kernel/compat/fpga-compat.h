@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The one place where the suite meets the differences between the kernels
+ * it is built for: Debian's 6.1 and 6.12 lines (generic, rt and cloud).
+ * Driver code is written for the newer API and this header gives it to the
+ * older kernel.  Each entry names the kernel version that changed; the
+ * test is not that version but the target's headers themselves (compat.mk
+ * defines FPGA_HAVE_* from them), since a distribution may backport.
+ */
+#ifndef FPGA_COMPAT_H
+#define FPGA_COMPAT_H
+
+#include <linux/device.h>
+#include <linux/eventfd.h>
+#include <linux/mm.h>
+#include <net/genetlink.h>
+
+/* 6.12: <asm/unaligned.h> moved to <linux/unaligned.h> */
+#ifdef FPGA_HAVE_LINUX_UNALIGNED_H
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
+/*
+ * 6.3: bus_type.uevent() takes a const device; 6.4: bus attributes'
+ * show()/store() take a const bus_type; 6.11: bus_type.match() takes a
+ * const driver.  Our callbacks are declared with these qualifiers.
+ */
+#ifdef FPGA_HAVE_CONST_BUS_UEVENT
+#define FPGA_COMPAT_UEVENT_CONST	const
+#else
+#define FPGA_COMPAT_UEVENT_CONST
+#endif
+
+#ifdef FPGA_HAVE_CONST_BUS_ATTR
+#define FPGA_COMPAT_BUS_ATTR_CONST	const
+#else
+#define FPGA_COMPAT_BUS_ATTR_CONST
+#endif
+
+#ifdef FPGA_HAVE_CONST_BUS_MATCH
+#define FPGA_COMPAT_MATCH_CONST		const
+#else
+#define FPGA_COMPAT_MATCH_CONST
+#endif
+
+/* 6.3: vma->vm_flags became read-only, changed through these helpers */
+#ifndef FPGA_HAVE_VM_FLAGS_SET
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+
+static inline void vm_flags_clear(struct vm_area_struct *vma,
+				  vm_flags_t flags)
+{
+	vma->vm_flags &= ~flags;
+}
+#endif
+
+/* 6.8: eventfd_signal() lost its count argument (it was always 1 here) */
+static inline void fpga_eventfd_signal(struct eventfd_ctx *ctx)
+{
+#ifdef FPGA_HAVE_EVENTFD_SIGNAL_NO_COUNT
+	eventfd_signal(ctx);
+#else
+	eventfd_signal(ctx, 1);
+#endif
+}
+
+/* 6.6: a dump's parsed attributes moved into genl_dumpit_info.info */
+static inline struct nlattr **
+fpga_genl_dump_attrs(struct netlink_callback *cb)
+{
+#ifdef FPGA_HAVE_GENL_DUMPIT_INFO_INFO
+	return genl_dumpit_info(cb)->info.attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/*
+ * 6.6: a GEM object's dma-buf is mmapped through the object's own mmap;
+ * before, through drm_driver.gem_prime_mmap, which drivers had to set
+ */
+#ifdef FPGA_HAVE_DRM_GEM_PRIME_MMAP
+#define FPGA_COMPAT_DRM_GEM_PRIME_MMAP	.gem_prime_mmap = drm_gem_prime_mmap,
+#else
+#define FPGA_COMPAT_DRM_GEM_PRIME_MMAP
+#endif
+
+#endif /* FPGA_COMPAT_H */
