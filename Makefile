@@ -15,6 +15,10 @@ KVER ?= $(or $(KERNELRELEASE),$(shell \
 	else dpkg-query -W -f='$${Depends}' $(KERNEL_PKG) 2>/dev/null | \
 		sed -n 's/^linux-image-\([^ ,]*\).*/\1/p'; fi))
 KDIR ?= /lib/modules/$(KVER)/build
+# The test VM's kernels: always the ones the metapackages name, never the
+# running or the newest one (KERNEL_PKG for the main run, and 6.12 generic)
+VM_KVER_OF = $(shell dpkg-query -W -f='$${Depends}' $(1) 2>/dev/null | \
+	sed -n 's/^linux-\(image\|headers\)-\([^ ,]*\).*/\2/p')
 VMLINUZ ?= /boot/vmlinuz-$(KVER)
 
 PREFIX ?= /usr/local
@@ -37,7 +41,7 @@ VM_MODULES ?= dkms
 VM_TESTS ?=
 
 .PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full \
-	fuzz bench print-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
+	fuzz bench print-kver print-vm-kver print-vm612-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install deps check check-run \
 	check-harness lint demo vm initramfs clean
 
@@ -229,6 +233,12 @@ clean: clean-modules
 
 print-kver:
 	@echo $(KVER)
+
+print-vm-kver:
+	@echo $(call VM_KVER_OF,$(KERNEL_PKG))
+
+print-vm612-kver:
+	@echo $(call VM_KVER_OF,linux-headers-6.12-amd64)
 
 print-kdir:
 	@echo $(KDIR)
