@@ -131,6 +131,8 @@ t_usage_commands()
 	usage "\"i\" is ambiguous (info, irq)" $FPGACTL i 0 || return 1
 	usage "unknown option '--frob'" $FPGACTL list --frob || return 1
 	usage "unexpected argument 'extra'" $FPGACTL list extra || return 1
+	# Output options are taken anywhere, but not after "--"
+	usage "list: unexpected argument '-j'" $FPGACTL list -- -j || return 1
 	usage "option --clear takes no value" $FPGACTL errors 0 --clear=1 || return 1
 	# usage errors print nothing on stdout, in JSON mode either
 	usage "" $FPGACTL -j mmio read 0 zz || return 1
@@ -277,7 +279,12 @@ t_fake_list()
 	[ "$(wc -l < "$T/out")" -eq 1 ] || { diag "-j is not one line"; return 1; }
 	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL -p list || return 1
 	out_has '^  {$' || return 1
-	out_has '"name": "fpga-port.6",'
+	out_has '"name": "fpga-port.6",' || return 1
+	# The output options after the object, as users type them
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL list --json || return 1
+	out_has '^\[{"name":"fpga-fme.3",' || return 1
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL list -p || return 1
+	out_has '^  {$'
 }
 
 t_fake_list_empty()
@@ -296,6 +303,8 @@ t_fake_errors()
 	out_has "^first_malformed_req 0x000000000000000000000000000000ab$" || return 1
 	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL -j errors fpga-port.5 || return 1
 	out_has '^{"errors":"0x1","decoded":\["dma_fault"\],"first_error":"0x1","first_malformed_req":"0x000000000000000000000000000000ab"}$' || return 1
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL errors fpga-port.5 -j || return 1
+	out_has '^{"errors":"0x1","decoded":\["dma_fault"\]' || return 1
 	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL errors $T/sys/bus/fpga_dfl/devices/fpga-port.5 || return 1
 	expect 1 "fpga-port.6: no errors/errors in sysfs (is the port driver loaded?)" env FPGA_SYSFS_ROOT=$T/sys \
 		$FPGACTL errors 6 || return 1

@@ -4,6 +4,8 @@
  *
  *   fpgactl [-j|--json] [-p|--pretty] OBJECT [VERB] [ARGS]
  *
+ * The output options may also follow the object, verb or arguments.
+ *
  * Exit status: 0 done, 1 the operation failed, 2 the command line is wrong.
  */
 #include <stdio.h>
@@ -100,7 +102,7 @@ static void fc_main_usage(FILE *f)
 		"PORT is N, fpga-port.N, /dev/fpga-port.N or a sysfs path such as\n"
 		"/sys/bus/fpga_dfl/devices/fpga-port.N.  Numbers may be decimal, 0x hex\n"
 		"or 0 octal; sizes take a K, M or G suffix.\n\n"
-		"Options:\n"
+		"Options (-j and -p also after OBJECT, VERB or ARGS, before any --):\n"
 		"  -j, --json       JSON output\n"
 		"  -p, --pretty     pretty-printed JSON output (implies --json)\n"
 		"  -V, --version    print the version\n"
@@ -130,6 +132,45 @@ static int fc_cmd_help_top(const struct fc_cmd *cmd, int argc, char **argv)
 	return c->run(c, 2, help_argv);
 }
 
+/* -j/--json, -p/--pretty (and iproute2's -json, -pretty): 1 if @o is one */
+static int fc_output_option(const char *o)
+{
+	if (!strcmp(o, "-j") || !strcmp(o, "--json") || !strcmp(o, "-json")) {
+		fc_json = true;
+		return 1;
+	}
+	if (!strcmp(o, "-p") || !strcmp(o, "--pretty") ||
+	    !strcmp(o, "-pretty")) {
+		fc_json = true;
+		fc_pretty = true;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The output options are taken wherever they are typed, before or after
+ * the object and verb ("fpgactl list --json"), as git and kubectl take
+ * theirs; they are removed from @argv.  What follows "--" is a command's
+ * own (perf, trace) and is left alone.  Returns the new argc.
+ */
+static int fc_take_output_options(int argc, char **argv)
+{
+	int i, n = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			while (i < argc)
+				argv[n++] = argv[i++];
+			break;
+		}
+		if (!fc_output_option(argv[i]))
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	int i, ret;
@@ -137,13 +178,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *o = argv[i];
 
-		if (!strcmp(o, "-j") || !strcmp(o, "--json") ||
-		    !strcmp(o, "-json")) {
-			fc_json = true;
-		} else if (!strcmp(o, "-p") || !strcmp(o, "--pretty") ||
-			   !strcmp(o, "-pretty")) {
-			fc_json = true;
-			fc_pretty = true;
+		if (fc_output_option(o)) {
+			continue;
 		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
 			fc_main_usage(stdout);
 			return FC_OK;
@@ -164,6 +200,11 @@ int main(int argc, char **argv)
 		return FC_USAGE;
 	}
 
+	argc = i + fc_take_output_options(argc - i, argv + i);
+	if (i == argc) {
+		fc_main_usage(stderr);
+		return FC_USAGE;
+	}
 	fc_out_begin();
 	ret = fc_dispatch("", fc_top_cmds, argc - i, argv + i);
 	if (ret == FC_HELP)
