@@ -41,7 +41,7 @@ VM_MODULES ?= dkms
 VM_TESTS ?=
 
 .PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full \
-	fuzz bench print-kver print-vm-kver print-vm612-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
+	fuzz bench print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install deps check check-run \
 	check-harness lint demo vm initramfs clean
 
@@ -239,6 +239,9 @@ print-vm-kver:
 
 print-vm612-kver:
 	@echo $(call VM_KVER_OF,linux-headers-6.12-amd64)
+
+print-vm612rt-kver:
+	@echo $(call VM_KVER_OF,linux-headers-6.12-rt-amd64)
 
 print-kdir:
 	@echo $(KDIR)

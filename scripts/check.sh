@@ -80,4 +80,12 @@ step initramfs-6.12 $M initramfs KVER="$kver612"
 vm_kernel=/boot/vmlinuz-$kver612
 vm_tests vm-6.12 "${VM_TIMEOUT:-}" "${VM_TESTS:-}"
 
+# PREEMPT_RT (6.12 rt): interrupt handlers in threads, sleeping spinlocks.
+# The collections whose locking and interrupt counting it changes.
+kver612rt=$($M -s print-vm612rt-kver)
+echo "== fpga and stress selftests in the VM on $kver612rt"
+step initramfs-6.12-rt $M initramfs KVER="$kver612rt"
+vm_kernel=/boot/vmlinuz-$kver612rt
+vm_tests vm-6.12-rt "${VM_TIMEOUT:-}" "${VM_TESTS:-fpga,stress}"
+
 finish "$start"

@@ -177,6 +177,8 @@ struct fpga_dfl_irqs;
  * @name:	name given to request_irq()
  * @owner:	the feature's interrupts this one belongs to
  * @nl_count:	interrupts not yet announced on netlink
+ * @undelivered: interrupts counted in hard-irq context and not yet
+ *		delivered by the handler's thread (PREEMPT_RT only)
  */
 struct fpga_dfl_irq {
 	int irq;
@@ -185,6 +187,7 @@ struct fpga_dfl_irq {
 	char name[32];
 	struct fpga_dfl_irqs *owner;
 	atomic_t nl_count;
+	atomic_t undelivered;
 };
 
 /**

@@ -24,22 +24,52 @@
 /* Interrupt counts reach netlink at most this often (rate limit) */
 #define FPGA_DFL_NL_IRQ_PERIOD	(HZ / 10)
 
+/* Signal the bound eventfd @n times and count them for netlink */
+static void fpga_dfl_irq_deliver(struct fpga_dfl_irq *dirq, unsigned int n)
+{
+	unsigned long flags;
+	unsigned int i;
+
+	if (!n)
+		return;
+	spin_lock_irqsave(&dirq->trigger_lock, flags);
+	for (i = 0; dirq->trigger && i < n; i++) {
+		trace_irq_deliver(dirq);
+		fpga_eventfd_signal(dirq->trigger);
+	}
+	spin_unlock_irqrestore(&dirq->trigger_lock, flags);
+	/*
+	 * Count for netlink; a work already pending takes these too, so an
+	 * interrupt storm costs one event per period, not one per irq.
+	 */
+	atomic_add(n, &dirq->nl_count);
+	schedule_delayed_work(&dirq->owner->nl_work, FPGA_DFL_NL_IRQ_PERIOD);
+}
+
+/*
+ * Runs in hard-irq context on every kernel (IRQF_NO_THREAD), so that each
+ * interrupt is counted: under PREEMPT_RT a handler forced into a thread
+ * runs once for all the interrupts that arrive while its thread is busy.
+ * There eventfd_signal()'s lock sleeps, so the thread delivers what was
+ * counted; elsewhere the interrupt is delivered at once.
+ */
 static irqreturn_t fpga_dfl_irq_handler(int irq, void *data)
 {
 	struct fpga_dfl_irq *dirq = data;
 
-	spin_lock(&dirq->trigger_lock);
-	if (dirq->trigger) {
-		trace_irq_deliver(dirq);
-		fpga_eventfd_signal(dirq->trigger);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		atomic_inc(&dirq->undelivered);
+		return IRQ_WAKE_THREAD;
 	}
-	spin_unlock(&dirq->trigger_lock);
-	/*
-	 * Count for netlink; a work already pending takes this one too, so
-	 * an interrupt storm costs one event per period, not one per irq.
-	 */
-	atomic_inc(&dirq->nl_count);
-	schedule_delayed_work(&dirq->owner->nl_work, FPGA_DFL_NL_IRQ_PERIOD);
+	fpga_dfl_irq_deliver(dirq, 1);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t fpga_dfl_irq_thread(int irq, void *data)
+{
+	struct fpga_dfl_irq *dirq = data;
+
+	fpga_dfl_irq_deliver(dirq, atomic_xchg(&dirq->undelivered, 0));
 	return IRQ_HANDLED;
 }
 
@@ -86,8 +116,10 @@ int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,
 		spin_lock_init(&dirq->trigger_lock);
 		snprintf(dirq->name, sizeof(dirq->name), "%s-%s%u",
 			 dev_name(&fdev->dev), what, i);
-		ret = request_irq(dirq->irq, fpga_dfl_irq_handler, IRQF_SHARED,
-				  dirq->name, dirq);
+		ret = request_threaded_irq(dirq->irq, fpga_dfl_irq_handler,
+					   fpga_dfl_irq_thread,
+					   IRQF_SHARED | IRQF_NO_THREAD,
+					   dirq->name, dirq);
 		if (ret) {
 			dev_err(&fdev->dev, "cannot request irq %d (%s): %d\n",
 				dirq->irq, dirq->name, ret);

@@ -141,6 +141,20 @@ static irqreturn_t fpga_port_fence_irq_handler(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
+/*
+ * The hard-irq half.  The vector is shared with fpga_dfl's eventfd handler,
+ * which runs in hard-irq context (IRQF_NO_THREAD) to count each interrupt,
+ * and a shared line cannot mix that with a handler forced into a thread
+ * (those are oneshot); so this one is threaded explicitly, and only under
+ * PREEMPT_RT, where the fence locks sleep.
+ */
+static irqreturn_t fpga_port_fence_irq_hardirq(int irq, void *data)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return IRQ_WAKE_THREAD;
+	return fpga_port_fence_irq_handler(irq, data);
+}
+
 /* Take a pending slot for @pf: 0, or -ENOSPC past either cap */
 static int fpga_port_fence_slot_get(struct fpga_port_fences *fences,
 				    struct fpga_port_file *pf)
@@ -282,9 +296,11 @@ static int fpga_port_fence_irq_get(struct fpga_port *port, unsigned int vector)
 
 	mutex_lock(&fences->irq_lock);
 	if (!fences->irqs[vector].requested) {
-		ret = request_irq(dirq->irq, fpga_port_fence_irq_handler,
-				  IRQF_SHARED, dirq->name,
-				  &fences->irqs[vector]);
+		ret = request_threaded_irq(dirq->irq,
+					   fpga_port_fence_irq_hardirq,
+					   fpga_port_fence_irq_handler,
+					   IRQF_SHARED | IRQF_NO_THREAD,
+					   dirq->name, &fences->irqs[vector]);
 		if (!ret)
 			fences->irqs[vector].requested = true;
 	}
