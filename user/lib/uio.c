@@ -171,6 +171,17 @@ int fpga_uio_irq_wait(struct fpga_uio *u, int timeout_ms, uint64_t *count)
 		       fpga_sysfs_root(), u->name) ||
 	    fpga_sysfs_read_u64(path, &before))
 		return -fpga_errno();
+	/*
+	 * An interrupt that came after open() but before that read is in
+	 * @before yet still makes the fd readable: consume it now, or poll()
+	 * would return at once and we would report a count of 0.
+	 */
+	if (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLIN)) {
+		if (read(u->fd, &n, sizeof(n)) != sizeof(n))
+			return fpga_set_error(errno, "/dev/%s: read: %s",
+					      u->name, strerror(errno));
+		before = (uint32_t)n;
+	}
 	/* uio_fpga's handler leaves the irq disabled: enable it */
 	if (write(u->fd, &on, sizeof(on)) != sizeof(on))
 		return fpga_set_error(errno, "/dev/%s: enabling the interrupt: %s",
