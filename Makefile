@@ -4,7 +4,8 @@
 # the VM test loop.  "make help" lists the targets.
 
 PACKAGE_NAME := $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' dkms.conf)
-PACKAGE_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+# From debian/changelog; expanded only where used (the DKMS tree has none)
+VERSION = $(shell scripts/version)
 
 # Target kernel: what DKMS passes (KERNELRELEASE), else the running kernel
 # if its build dir exists, else the one Debian's metapackage KERNEL_PKG
@@ -35,14 +36,18 @@ KBUILD = $(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(KCONFIG_OPTS)
 # VM_TIMEOUT (seconds) is set
 VM_TIMEOUT ?=
 # Where the VM's modules come from: dkms (the installed copies, as users get
-# them) or build (this tree's kernel/ build, for quick iteration)
-VM_MODULES ?= dkms
+# them) or build (this tree's kernel/ build, for quick iteration); by
+# default dkms if DKMS installed them for KVER, else build
+VM_MODULES ?= $(if $(wildcard /lib/modules/$(KVER)/updates/dkms/fpga_dfl.ko*),dkms,build)
+# Where the VM's tools come from: build (this tree's) or deb (the installed
+# fpga-tools package's)
+VM_TOOLS ?= build
 # Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
 VM_TESTS ?=
 
 .PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full \
 	fuzz bench print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
-	harness-module install dkms-install deps check check-run \
+	harness-module install dkms-install dkms-source deb deps check check-run \
 	check-harness lint demo vm initramfs clean
 
 all: modules user selftests
@@ -56,6 +61,7 @@ help:
 	@echo "make selftests     build the kselftests"
 	@echo "make install       install tools, headers, udev rule (DESTDIR=, PREFIX=)"
 	@echo "make dkms-install  register, build and install the modules with DKMS"
+	@echo "make deb           the Debian packages (build/deb/), checked by lintian"
 	@echo "make check-debug   the debug-kernel tier: KUnit, KASAN, lockdep, kmemleak,"
 	@echo "                   fault injection, fuzzing (kernel cached in ~/.cache);"
 	@echo "                   DEBUG_SET=ci: the part CI runs (.ci/run)"
@@ -97,11 +103,27 @@ selftests:
 harness-module:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/harness/warn_module modules
 
+# What fpga-tools holds, and what "make install" puts on a machine: the
+# same files (debian/rules calls this with PREFIX=/usr)
 install:
 	@if [ -f user/Makefile ]; then \
 		$(MAKE) -C user install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX); fi
 	install -D -m 0644 udev/60-fpga-suite.rules \
 		$(DESTDIR)/lib/udev/rules.d/60-fpga-suite.rules
+	install -D -m 0644 etc/modprobe.d/fpga-suite.conf \
+		$(DESTDIR)/etc/modprobe.d/fpga-suite.conf
+	install -D -m 0644 etc/modules-load.d/fpga-suite.conf \
+		$(DESTDIR)/etc/modules-load.d/fpga-suite.conf
+
+# The DKMS source tree: what fpga-suite-dkms holds, and what dkms-install
+# registers
+dkms-source:
+	scripts/dkms-source.sh $(DESTDIR)/usr/src/$(PACKAGE_NAME)-$(VERSION)
+
+# The Debian packages, into build/deb/, from a copy of the tree's files
+# (dpkg-buildpackage writes to the source's parent directory)
+deb:
+	scripts/make-deb.sh $(BUILD)/deb
 
 dkms-install:
 	scripts/dkms-install.sh $(KVER)
@@ -113,11 +135,19 @@ lint:
 	scripts/checkpatch.sh
 	$(MAKE) modules-check
 
-# What the VM gets besides kernel modules: tools, kselftests, demo
+# What the VM gets besides kernel modules: tools, kselftests, demo.  The
+# tools are this tree's, or with VM_TOOLS=deb those the installed packages
+# hold (make check, after installing them)
 stage: selftests harness-module user
 	rm -rf $(BUILD)/stage
 	$(MAKE) -C selftests install INSTALL_PATH=$(BUILD)/stage/ksft
+ifeq ($(VM_TOOLS),deb)
+	scripts/stage-installed.sh $(BUILD)/stage fpga-tools fpga-tools-dbgsym
+else
 	$(MAKE) -C user install DESTDIR=$(BUILD)/stage PREFIX=/usr
+endif
+	# uio_test runs the example driver (installed only as source)
+	install -D -m 0755 user/examples/uio_nlb_example $(BUILD)/stage/usr/bin/uio_nlb_example
 	install -D -m 0755 scripts/vm/demo.sh $(BUILD)/stage/usr/share/fpga-suite/demo.sh
 
 initramfs: stage $(if $(filter build,$(VM_MODULES)),modules)

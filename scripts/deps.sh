@@ -20,6 +20,7 @@ PACKAGES="
 	qemu-system-x86 busybox-static
 	libnl-3-dev libnl-genl-3-dev libdrm-dev libjson-c-dev
 	systemtap-sdt-dev
+	debhelper dh-dkms lintian bash-completion git
 "
 
 missing=""

@@ -11,24 +11,26 @@ set -eu
 [ $# -ge 1 ] || { echo "usage: $0 KVER [KVER...]" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$top/dkms.conf")
-version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
+version=$("$top/scripts/version")
 src=/usr/src/$name-$version
+
+# The package owns /usr/src/fpga-suite-*: leave its files alone and make
+# sure its modules are built for these kernels
+if dpkg-query -W -f='${Status}\n' fpga-suite-dkms 2>/dev/null | grep -q ' installed$'; then
+	pkgver=$(dpkg-query -W -f='${Version}' fpga-suite-dkms)
+	echo "dkms-install: the fpga-suite-dkms package ($pkgver) is installed;" \
+		"using its modules, not this checkout's (apt remove it first to" \
+		"install from here)" >&2
+	for kver in "$@"; do
+		dkms install -m "$name" -v "${pkgver%-*}" -k "$kver"
+	done
+	exit 0
+fi
 
 if [ -n "$(dkms status -m "$name" -v "$version" 2>/dev/null)" ]; then
 	dkms remove -m "$name" -v "$version" --all >/dev/null
 fi
-
-# The DKMS source tree: what the modules build needs, no build products.
-rm -rf "$src"
-mkdir -p "$src/scripts"
-cp "$top/Makefile" "$top/Kconfig" "$top/dkms.conf" "$src/"
-cp "$top/scripts/kconfig-defaults" "$top/scripts/dkms-modules" "$src/scripts/"
-[ -d "$top/include" ] && cp -r "$top/include" "$src/"
-(cd "$top" && find kernel -name Kbuild -o -name '*.mk' -o -name '*.[ch]' ! -name '*.mod.c') |
-while read -r f; do
-	mkdir -p "$src/$(dirname "$f")"
-	cp "$top/$f" "$src/$f"
-done
+"$top/scripts/dkms-source.sh" "$src"
 
 dkms add -m "$name" -v "$version"
 for kver in "$@"; do

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: MIT
 /*
  * uio_nlb_example: a complete user-space driver for the NLB0 loopback AFU,
  * in the style of ixy: no library, only the UIO device that uio_fpga makes

@@ -12,7 +12,9 @@
 
 #include "fpga.h"
 
-#define FPGACTL_VERSION	"0.1"
+#ifndef FPGACTL_VERSION
+#define FPGACTL_VERSION	"unknown"
+#endif
 
 /* Exit codes */
 #define FC_OK		0

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libfpga error reporting: the last failure's errno and message, per thread.
  */

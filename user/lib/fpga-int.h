@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* libfpga internals shared by its files */
 #ifndef _LIBFPGA_FPGA_INT_H
 #define _LIBFPGA_FPGA_INT_H

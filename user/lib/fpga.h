@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libfpga: a small library over the DFL FPGA port ABI (<linux/fpga-dfl.h>
  * and the fpga_dfl / fpga_sim sysfs trees).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libfpga and vgem_ext: DMA buffers that are GEM objects of the vgem_ext
  * DRM driver (or of any DRM driver, through PRIME), shared as dma-bufs,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libfpga over the generic netlink family "fpga" (libnl-3): the device
  * list from one dump, and the multicast group "events".  The family

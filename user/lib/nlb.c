@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libfpga NLB0 loopback: the OPAE hello_fpga flow (dfl.md section 7) on a
  * port whose AFU is the NLB0 loopback.  The register offsets follow

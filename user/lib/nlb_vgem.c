@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libfpga NLB0 loopback with vgem_ext buffers: the hello_fpga flow of
  * nlb.c, but the source and destination are GEM objects shared with the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libfpga parsing helpers: numbers, sizes, ranges and device names, each
  * checked in full (no trailing junk, no sign, no overflow).

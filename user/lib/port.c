@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libfpga ports: finding a port from what a user typed, opening it, its
  * ioctls (<linux/fpga-dfl.h>), MMIO of region 0, DMA mappings and

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * USDT probes of libfpga, provider "fpga" (perf lists them as
  * sdt_fpga:NAME once the binary is in its build-id cache).  Each one is a

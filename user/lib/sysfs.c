@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libfpga sysfs side: attributes, the list of FMEs and ports on the
  * fpga_dfl bus, port error registers and simulated cards.  None of this

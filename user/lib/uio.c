@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libfpga over a port bound to uio_fpga: the same port API, through the
  * UIO device (/dev/uioX) and sysfs instead of /dev/fpga-port.N's ioctls.

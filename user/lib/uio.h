@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* libfpga internals: a port bound to uio_fpga (uio.c) */
 #ifndef _LIBFPGA_UIO_H
 #define _LIBFPGA_UIO_H

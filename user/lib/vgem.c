@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libfpga: DRM buffers (vgem_ext, or any driver through PRIME) as DMA
  * buffers for the AFU, with libdrm.  See fpga_vgem.h.
