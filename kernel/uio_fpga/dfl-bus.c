@@ -13,6 +13,7 @@
 #include "fpga-compat.h"
 #include "dfl-core.h"
 #include "dfl-nl.h"
+#include "dfl-region.h"
 
 static const struct fpga_dfl_device_id *
 fpga_dfl_match_id(const struct fpga_dfl_device *fdev,
@@ -155,15 +156,25 @@ static int __init fpga_dfl_init(void)
 	ret = bus_register(&fpga_dfl_bus_type);
 	if (ret)
 		return ret;
+	ret = fpga_dfl_regions_init();
+	if (ret)
+		goto err_bus;
 	ret = fpga_dfl_nl_init();
 	if (ret)
-		bus_unregister(&fpga_dfl_bus_type);
+		goto err_regions;
+	return 0;
+
+err_regions:
+	fpga_dfl_regions_exit();
+err_bus:
+	bus_unregister(&fpga_dfl_bus_type);
 	return ret;
 }
 
 static void __exit fpga_dfl_exit(void)
 {
 	fpga_dfl_nl_exit();
+	fpga_dfl_regions_exit();
 	bus_unregister(&fpga_dfl_bus_type);
 }
 

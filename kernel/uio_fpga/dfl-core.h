@@ -108,6 +108,9 @@ struct fpga_dfl_feature {
  * @afu_guid_l: low 64 bits of the AFU's GUID
  * @afu_guid_h: high 64 bits of the AFU's GUID
  * @driver_override: name of the only driver allowed to bind, or NULL
+ * @region:	the fpga_region device the driver puts its upstream-named
+ *		node (dfl-fme.N, dfl-port.N) under; NULL if there is none
+ *		(the kernel has its own FPGA core)
  * @removed:	the card is being removed: the core no longer reads the
  *		registers (set under fpga_dfl_hw_rwsem held for writing)
  *
@@ -130,6 +133,7 @@ struct fpga_dfl_device {
 	u64 afu_guid_l;
 	u64 afu_guid_h;
 	const char *driver_override;
+	struct device *region;
 	bool removed;
 };
 

@@ -22,6 +22,7 @@
 #include "dfl-core.h"
 #include "dfl-enum.h"
 #include "dfl-nl.h"
+#include "dfl-region.h"
 #include "dfl_trace.h"
 
 static DEFINE_IDA(fpga_dfl_card_ida);
@@ -661,6 +662,7 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 	if (IS_ERR(card))
 		return card;
 
+	fpga_dfl_regions_add(card);
 	if (card->fme) {
 		ret = fpga_dfl_device_add(card, card->fme);
 		if (ret) {
@@ -683,6 +685,7 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 	}
 	if (!added) {
 		dev_err(info->parent, "no FME or port could be added\n");
+		fpga_dfl_regions_del(card);
 		fpga_dfl_card_free(card);
 		return ERR_PTR(-ENODEV);
 	}
@@ -720,6 +723,7 @@ void fpga_dfl_card_remove(struct fpga_dfl_card *card)
 			device_unregister(&card->ports[i]->dev);
 	if (card->fme)
 		device_unregister(&card->fme->dev);
+	fpga_dfl_regions_del(card);
 	trace_card_remove(card->id);
 	fpga_dfl_nl_card_event(FPGA_NL_CMD_EVENT_CARD_REMOVED, card->id,
 			       card->info.parent, card->num_ports);

@@ -27,6 +27,8 @@ struct fpga_dfl_claim {
  * @fme:	the card's FME, if any
  * @ports:	the card's ports, in the order they were found
  * @num_ports:	number of entries in @ports
+ * @regions:	the fpga_region devices made for the FIUs (dfl-region.c)
+ * @num_regions: number of entries in @regions
  * @claims:	register blocks already taken by a feature (walk only)
  * @num_claims:	number of entries in @claims
  * @num_reports: malformed entries reported while walking
@@ -38,6 +40,8 @@ struct fpga_dfl_card {
 	struct fpga_dfl_device *fme;
 	struct fpga_dfl_device *ports[FME_MAX_PORTS];
 	unsigned int num_ports;
+	struct device *regions[FME_MAX_PORTS + 1];
+	unsigned int num_regions;
 	struct fpga_dfl_claim *claims;
 	unsigned int num_claims;
 	unsigned int num_reports;

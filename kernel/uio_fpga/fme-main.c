@@ -29,6 +29,8 @@
  * struct fpga_fme - an FME
  * @chardev:	the device behind /dev/fpga-fme.N; its release frees this
  * @cdev:	the character device
+ * @dfl_dev:	the device behind /dev/dfl-fme.N, the upstream name, or NULL
+ * @dfl_cdev:	its character device
  * @unplug:	read by file operations, written by remove() to set @gone
  * @gone:	the FME was removed; operations fail with -ENODEV
  * @lock:	protects @open_count and @excl
@@ -41,6 +43,8 @@
 struct fpga_fme {
 	struct device chardev;
 	struct cdev cdev;
+	struct device *dfl_dev;
+	struct cdev dfl_cdev;
 	struct rw_semaphore unplug;
 	bool gone;
 	struct mutex lock;	/* open_count, excl */
@@ -53,6 +57,9 @@ struct fpga_fme {
 
 static dev_t fpga_fme_devt;
 static DEFINE_IDA(fpga_fme_minor_ida);
+/* dfl-fme.N, the upstream name: as upstream, the minor is N */
+#define FPGA_FME_DFL_MINORS	(MINORMASK + 1)
+static dev_t fpga_fme_dfl_devt;
 
 static struct class fpga_fme_class = {
 	.name	= "fpga_fme",
@@ -60,8 +67,9 @@ static struct class fpga_fme_class = {
 
 static int fpga_fme_open(struct inode *inode, struct file *file)
 {
-	struct fpga_fme *fme = container_of(inode->i_cdev, struct fpga_fme,
-					    cdev);
+	struct fpga_fme *fme = imajor(inode) == MAJOR(fpga_fme_dfl_devt) ?
+		container_of(inode->i_cdev, struct fpga_fme, dfl_cdev) :
+		container_of(inode->i_cdev, struct fpga_fme, cdev);
 	bool excl = file->f_flags & O_EXCL;
 	int ret = 0;
 
@@ -229,6 +237,65 @@ static void fpga_fme_chardev_release(struct device *dev)
 	kfree(fme);
 }
 
+static void fpga_fme_dfl_node_release(struct device *dev)
+{
+	struct fpga_fme *fme = dev_get_drvdata(dev);
+
+	kfree(dev);
+	put_device(&fme->chardev);
+}
+
+/*
+ * dfl-fme.N under the FME's fpga_region (dfl-region.c), with the
+ * attributes of upstream's dfl-fme, for OPAE.  A failure costs only the
+ * upstream name.
+ */
+static void fpga_fme_dfl_node_add(struct fpga_fme *fme,
+				  struct fpga_dfl_device *fdev)
+{
+	struct device *dev;
+	int ret;
+
+	if (!fdev->region || fdev->id >= FPGA_FME_DFL_MINORS)
+		return;
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return;
+	device_initialize(dev);
+	/* Released with dev: the FME must outlive its attributes */
+	get_device(&fme->chardev);
+	dev->class = &fpga_fme_class;
+	dev->parent = fdev->region;
+	dev->devt = MKDEV(MAJOR(fpga_fme_dfl_devt), fdev->id);
+	dev->groups = fpga_fme_groups;
+	dev->release = fpga_fme_dfl_node_release;
+	dev_set_drvdata(dev, fme);
+	ret = dev_set_name(dev, "dfl-fme.%d", fdev->id);
+	if (ret)
+		goto err_put;
+	cdev_init(&fme->dfl_cdev, &fpga_fme_fops);
+	fme->dfl_cdev.owner = THIS_MODULE;
+	ret = cdev_device_add(&fme->dfl_cdev, dev);
+	if (ret)
+		goto err_put;
+	fme->dfl_dev = dev;
+	return;
+
+err_put:
+	dev_warn(&fdev->dev, "no upstream name dfl-fme.%d: %d\n", fdev->id,
+		 ret);
+	put_device(dev);
+}
+
+static void fpga_fme_dfl_node_del(struct fpga_fme *fme)
+{
+	if (!fme->dfl_dev)
+		return;
+	cdev_device_del(&fme->dfl_cdev, fme->dfl_dev);
+	put_device(fme->dfl_dev);
+	fme->dfl_dev = NULL;
+}
+
 static int fpga_fme_probe(struct fpga_dfl_device *fdev)
 {
 	struct fpga_fme *fme;
@@ -273,6 +340,7 @@ static int fpga_fme_probe(struct fpga_dfl_device *fdev)
 	ret = cdev_device_add(&fme->cdev, &fme->chardev);
 	if (ret)
 		goto err_remove_pmu;
+	fpga_fme_dfl_node_add(fme, fdev);
 	return 0;
 
 err_remove_pmu:
@@ -289,6 +357,7 @@ static void fpga_fme_remove(struct fpga_dfl_device *fdev)
 	struct fpga_fme *fme = dev_get_drvdata(&fdev->dev);
 
 	fpga_pmu_card_remove(fme->pmu);
+	fpga_fme_dfl_node_del(fme);
 	cdev_device_del(&fme->cdev, &fme->chardev);
 	down_write(&fme->unplug);
 	fme->gone = true;
@@ -323,9 +392,13 @@ static int __init fpga_fme_init(void)
 				  "fpga_fme");
 	if (ret)
 		goto err_pmu;
-	ret = class_register(&fpga_fme_class);
+	ret = alloc_chrdev_region(&fpga_fme_dfl_devt, 0, FPGA_FME_DFL_MINORS,
+				  "dfl-fme");
 	if (ret)
 		goto err_chrdev;
+	ret = class_register(&fpga_fme_class);
+	if (ret)
+		goto err_dfl_chrdev;
 	ret = fpga_dfl_driver_register(&fpga_fme_driver);
 	if (ret)
 		goto err_class;
@@ -333,6 +406,8 @@ static int __init fpga_fme_init(void)
 
 err_class:
 	class_unregister(&fpga_fme_class);
+err_dfl_chrdev:
+	unregister_chrdev_region(fpga_fme_dfl_devt, FPGA_FME_DFL_MINORS);
 err_chrdev:
 	unregister_chrdev_region(fpga_fme_devt, FPGA_FME_MINORS);
 err_pmu:
@@ -344,6 +419,7 @@ static void __exit fpga_fme_exit(void)
 {
 	fpga_dfl_driver_unregister(&fpga_fme_driver);
 	class_unregister(&fpga_fme_class);
+	unregister_chrdev_region(fpga_fme_dfl_devt, FPGA_FME_DFL_MINORS);
 	unregister_chrdev_region(fpga_fme_devt, FPGA_FME_MINORS);
 	fpga_pmu_exit();
 }

@@ -28,10 +28,16 @@ static struct class fpga_port_class = {
 	.name	= "fpga_port",
 };
 
+static struct fpga_port *fpga_port_of_inode(struct inode *inode)
+{
+	if (fpga_port_is_dfl_node(inode))
+		return container_of(inode->i_cdev, struct fpga_port, dfl_cdev);
+	return container_of(inode->i_cdev, struct fpga_port, cdev);
+}
+
 static int fpga_port_open(struct inode *inode, struct file *file)
 {
-	struct fpga_port *port = container_of(inode->i_cdev, struct fpga_port,
-					      cdev);
+	struct fpga_port *port = fpga_port_of_inode(inode);
 	bool excl = file->f_flags & O_EXCL;
 	struct fpga_port_file *pf;
 	int ret = 0, idx;
@@ -308,6 +314,7 @@ static int fpga_port_probe(struct fpga_dfl_device *fdev)
 	ret = cdev_device_add(&port->cdev, &port->chardev);
 	if (ret)
 		goto err_regions;
+	fpga_port_dfl_node_add(port, &fpga_port_class, &fpga_port_fops);
 	return 0;
 
 err_regions:
@@ -329,6 +336,7 @@ static void fpga_port_remove(struct fpga_dfl_device *fdev)
 	struct fpga_port_file *pf;
 
 	/* No new opens; open files stay, and find the port gone */
+	fpga_port_dfl_node_del(port);
 	cdev_device_del(&port->cdev, &port->chardev);
 
 	WRITE_ONCE(port->gone, true);
@@ -384,9 +392,12 @@ static int __init fpga_port_init(void)
 				  "fpga_port");
 	if (ret)
 		return ret;
-	ret = class_register(&fpga_port_class);
+	ret = fpga_port_dfl_nodes_init();
 	if (ret)
 		goto err_chrdev;
+	ret = class_register(&fpga_port_class);
+	if (ret)
+		goto err_dfl_nodes;
 	ret = fpga_dfl_driver_register(&fpga_port_driver);
 	if (ret)
 		goto err_class;
@@ -394,6 +405,8 @@ static int __init fpga_port_init(void)
 
 err_class:
 	class_unregister(&fpga_port_class);
+err_dfl_nodes:
+	fpga_port_dfl_nodes_exit();
 err_chrdev:
 	unregister_chrdev_region(fpga_port_devt, FPGA_PORT_MINORS);
 	return ret;
@@ -403,6 +416,7 @@ static void __exit fpga_port_exit(void)
 {
 	fpga_dfl_driver_unregister(&fpga_port_driver);
 	class_unregister(&fpga_port_class);
+	fpga_port_dfl_nodes_exit();
 	unregister_chrdev_region(fpga_port_devt, FPGA_PORT_MINORS);
 }
 

@@ -195,6 +195,70 @@ const struct attribute_group *fpga_port_groups[] = {
 };
 
 /*
+ * dfl-port.N (port-dfl-node.c) has upstream's set, in upstream's formats:
+ * no reset attribute, power_state always with 0x, and ltr.
+ */
+static ssize_t dfl_power_state_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	u64 sts = readq(to_port(dev)->hdr + PORT_HDR_STS);
+
+	return sysfs_emit(buf, "0x%llx\n", FIELD_GET(PORT_STS_PWR_STATE, sts));
+}
+
+static struct device_attribute dev_attr_dfl_power_state =
+	__ATTR(power_state, 0444, dfl_power_state_show, NULL);
+
+/* The port's latency tolerance: PORT_HDR_CTRL's LATENCY bit */
+static ssize_t ltr_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	u64 ctrl = readq(to_port(dev)->hdr + PORT_HDR_CTRL);
+
+	return sysfs_emit(buf, "%llx\n", FIELD_GET(PORT_CTRL_LATENCY, ctrl));
+}
+
+static ssize_t ltr_store(struct device *dev, struct device_attribute *attr,
+			 const char *buf, size_t count)
+{
+	struct fpga_port *port = to_port(dev);
+	bool ltr;
+	u64 ctrl;
+	int ret;
+
+	ret = kstrtobool(buf, &ltr);
+	if (ret)
+		return ret;
+	/* Under the lock resets take: they write PORT_HDR_CTRL too */
+	mutex_lock(&port->lock);
+	ctrl = readq(port->hdr + PORT_HDR_CTRL);
+	ctrl &= ~PORT_CTRL_LATENCY;
+	ctrl |= FIELD_PREP(PORT_CTRL_LATENCY, ltr);
+	writeq(ctrl, port->hdr + PORT_HDR_CTRL);
+	mutex_unlock(&port->lock);
+	return count;
+}
+static DEVICE_ATTR_RW(ltr);
+
+static struct attribute *fpga_port_dfl_attrs[] = {
+	&dev_attr_id.attr,
+	&dev_attr_afu_id.attr,
+	&dev_attr_dfl_power_state.attr,
+	&dev_attr_ltr.attr,
+	NULL,
+};
+
+static const struct attribute_group fpga_port_dfl_group = {
+	.attrs = fpga_port_dfl_attrs,
+};
+
+const struct attribute_group *fpga_port_dfl_groups[] = {
+	&fpga_port_dfl_group,
+	&fpga_port_err_group,
+	NULL,
+};
+
+/*
  * regions/<n>/{index,offset,size,flags}: a directory per region needs a
  * kobject of its own (an attribute group has one level only).
  */

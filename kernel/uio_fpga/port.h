@@ -9,6 +9,7 @@
 #include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/dma-direction.h>
+#include <linux/fs.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
@@ -64,6 +65,8 @@ struct fpga_port_fences {
  * struct fpga_port - a port and its AFU
  * @chardev:	the device behind /dev/fpga-port.N; its release frees the port
  * @cdev:	the character device
+ * @dfl_dev:	the device behind /dev/dfl-port.N, the upstream name, or NULL
+ * @dfl_cdev:	its character device (port-dfl-node.c)
  * @fdev:	the fpga_dfl device; hardware, valid only while @gone is false
  * @id:		the N of fpga-port.N, usable after @gone (tracepoints)
  * @unplug:	an SRCU read section around every file operation that touches
@@ -93,6 +96,8 @@ struct fpga_port_fences {
 struct fpga_port {
 	struct device chardev;
 	struct cdev cdev;
+	struct device *dfl_dev;
+	struct cdev dfl_cdev;
 	struct fpga_dfl_device *fdev;
 	int id;
 	struct srcu_struct unplug;
@@ -266,6 +271,15 @@ long fpga_port_ioctl_dmabuf_fence(struct fpga_port_file *pf,
 
 /* port-sysfs.c */
 extern const struct attribute_group *fpga_port_groups[];
+extern const struct attribute_group *fpga_port_dfl_groups[];
+
+/* The upstream name, dfl-port.N (port-dfl-node.c) */
+bool fpga_port_is_dfl_node(const struct inode *inode);
+void fpga_port_dfl_node_add(struct fpga_port *port, struct class *class,
+			    const struct file_operations *fops);
+void fpga_port_dfl_node_del(struct fpga_port *port);
+int fpga_port_dfl_nodes_init(void);
+void fpga_port_dfl_nodes_exit(void);
 int fpga_port_regions_add(struct fpga_port *port);
 void fpga_port_regions_del(struct fpga_port *port);
 int fpga_port_dfl_clear_errors(struct fpga_dfl_device *fdev, u64 errors);

@@ -453,6 +453,21 @@ t_info()
 	out_has '"regions":\[{"index":0,"name":"afu","size":"0x[0-9a-f]*","offset":"0x[0-9a-f]*","flags":\["read","write","mmap"\]}'
 }
 
+# The upstream names of the port (dfl-port.N, its node, its sysfs path)
+# are the same port
+t_upstream_names()
+{
+	dir=$(ls -d /sys/class/fpga_region/region*/dfl-port.$PORT 2>/dev/null)
+	[ -n "$dir" ] || { diag "no region holds dfl-port.$PORT"; return 1; }
+	for spec in dfl-port.$PORT /dev/dfl-port.$PORT "$dir"; do
+		expect 0 "" $FPGACTL info "$spec" || return 1
+		out_has "^fpga-port.$PORT: dev " || return 1
+		expect 0 "" $FPGACTL mmio read "$spec" 0 || return 1
+		out_has "^0x" || return 1
+	done
+	usage "'dfl-fme.0' is not a port" $FPGACTL info dfl-fme.0
+}
+
 t_reset()
 {
 	expect 0 "" $FPGACTL reset $PORT || return 1
@@ -692,6 +707,7 @@ all_tests()
 	t sim "e2e: sim add creates a card with 2 ports" t_sim_add
 	t sim "e2e: list shows the card's FME and ports" t_list
 	t drv "e2e: info" t_info
+	t drv "e2e: the upstream names dfl-port.N, its node and path" t_upstream_names
 	t drv "e2e: reset" t_reset
 	t drv "e2e: mmio read of the AFU DFH" t_mmio_dfh
 	t drv "e2e: mmio outside region 0 fails" t_mmio_bounds

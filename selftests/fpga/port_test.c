@@ -215,6 +215,35 @@ TEST_F(port, exclusive_open)
 	EXPECT_EQ(EBUSY, errno);
 }
 
+/*
+ * /dev/dfl-port.N, the upstream name, is the same port: its O_EXCL holder
+ * keeps fpga-port.N out and the other way round, and it answers ioctls
+ */
+TEST_F(port, upstream_node_is_the_same_port)
+{
+	struct dfl_fpga_port_info info = { .argsz = sizeof(info) };
+	char dfl[64];
+	int fd2;
+
+	snprintf(dfl, sizeof(dfl), "/dev/dfl-port.%d", self->num);
+	/* Shared with the file the fixture holds on fpga-port.N */
+	fd2 = open(dfl, O_RDWR);
+	ASSERT_GE(fd2, 0) {
+		TH_LOG("open %s: %s", dfl, strerror(errno));
+	}
+	EXPECT_EQ(0, ioctl(fd2, DFL_FPGA_PORT_GET_INFO, &info));
+	EXPECT_EQ(1, info.num_regions);
+	close(fd2);
+	EXPECT_EQ(-1, open(dfl, O_RDWR | O_EXCL));
+	EXPECT_EQ(EBUSY, errno);
+
+	close(self->fd);
+	self->fd = open(dfl, O_RDWR | O_EXCL);
+	ASSERT_GE(self->fd, 0);
+	EXPECT_EQ(-1, open(self->dev, O_RDWR));
+	EXPECT_EQ(EBUSY, errno);
+}
+
 TEST_F(port, reset_ioctl_and_sysfs)
 {
 	volatile uint64_t *afu;

@@ -99,9 +99,10 @@ static void fc_main_usage(FILE *f)
 	fc_usage_table(f, fc_top_cmds);
 	fprintf(f,
 		"\n"
-		"PORT is N, fpga-port.N, /dev/fpga-port.N or a sysfs path such as\n"
-		"/sys/bus/fpga_dfl/devices/fpga-port.N.  Numbers may be decimal, 0x hex\n"
-		"or 0 octal; sizes take a K, M or G suffix.\n\n"
+		"PORT is N, fpga-port.N, dfl-port.N (the upstream name), their /dev\n"
+		"nodes or a sysfs path such as /sys/bus/fpga_dfl/devices/fpga-port.N.\n"
+		"Numbers may be decimal, 0x hex or 0 octal; sizes take a K, M or G\n"
+		"suffix.\n\n"
 		"Options (-j and -p also after OBJECT, VERB or ARGS, before any --):\n"
 		"  -j, --json       JSON output\n"
 		"  -p, --pretty     pretty-printed JSON output (implies --json)\n"

@@ -20,6 +20,8 @@
 #define FPGA_SYSFS_BUS		"/bus/fpga_dfl/devices"
 #define FPGA_SIM_BUS		"/bus/fpga_sim"
 #define FPGA_PORT_PREFIX	"fpga-port."
+/* The upstream name of the same port (Documentation/uapi.md) */
+#define FPGA_PORT_DFL_PREFIX	"dfl-port."
 #define FPGA_FME_PREFIX		"fpga-fme."
 
 /* NLB0 loopback AFU (dfl.md section 7), as afu_id prints it */
@@ -48,6 +50,8 @@ int fpga_parse_range(const char *s, uint64_t *off, uint64_t *len,
 		     bool *has_len);
 /* "fpga-port.N" (also "fpga-fme.N" with that prefix): the number N */
 int fpga_parse_dev_name(const char *name, const char *prefix, int *id);
+/* "fpga-port.N" or its upstream name "dfl-port.N": the number N */
+int fpga_parse_port_name(const char *name, int *id);
 
 /* ---- sysfs ---- */
 

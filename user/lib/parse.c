@@ -122,3 +122,10 @@ int fpga_parse_dev_name(const char *name, const char *prefix, int *id)
 	*id = (int)v;
 	return 0;
 }
+
+int fpga_parse_port_name(const char *name, int *id)
+{
+	if (!fpga_parse_dev_name(name, FPGA_PORT_PREFIX, id))
+		return 0;
+	return fpga_parse_dev_name(name, FPGA_PORT_DFL_PREFIX, id);
+}

@@ -76,7 +76,7 @@ static int fpga_port_lookup_node(const char *spec, const struct stat *st,
 
 	if (realpath(spec, path)) {
 		fpga_path_base(path, name, sizeof(name));
-		if (!fpga_parse_dev_name(name, FPGA_PORT_PREFIX, &id)) {
+		if (!fpga_parse_port_name(name, &id)) {
 			fpga_port_ref_fill(ref, id, spec);
 			return 0;
 		}
@@ -87,7 +87,7 @@ static int fpga_port_lookup_node(const char *spec, const struct stat *st,
 		char *slash;
 
 		fpga_path_base(real, name, sizeof(name));
-		if (!fpga_parse_dev_name(name, FPGA_PORT_PREFIX, &id)) {
+		if (!fpga_parse_port_name(name, &id)) {
 			fpga_port_ref_fill(ref, id, spec);
 			return 0;
 		}
@@ -99,8 +99,7 @@ static int fpga_port_lookup_node(const char *spec, const struct stat *st,
 			if (slash && !strcmp(slash, "/uio")) {
 				*slash = '\0';
 				fpga_path_base(real, name, sizeof(name));
-				if (!fpga_parse_dev_name(name, FPGA_PORT_PREFIX,
-							 &id)) {
+				if (!fpga_parse_port_name(name, &id)) {
 					fpga_port_ref_fill(ref, id, NULL);
 					return 0;
 				}
@@ -134,21 +133,21 @@ int fpga_port_lookup(const char *spec, struct fpga_port_ref *ref)
 
 	/* fpga-port.N */
 	if (!strchr(spec, '/')) {
-		if (!fpga_parse_dev_name(spec, FPGA_PORT_PREFIX, &id)) {
+		if (!fpga_parse_port_name(spec, &id)) {
 			fpga_port_ref_fill(ref, id, NULL);
 			return 0;
 		}
 		return fpga_set_error(EINVAL,
-				      "'%s' is not a port (give N, fpga-port.N, /dev/fpga-port.N or its sysfs path)",
+				      "'%s' is not a port (give N, fpga-port.N, dfl-port.N, /dev/fpga-port.N, /dev/dfl-port.N or a sysfs path)",
 				      spec);
 	}
 
 	/* a sysfs path: /sys/.../fpga-port.N */
 	if (!strncmp(spec, root, rlen) && spec[rlen] == '/') {
 		fpga_path_base(spec, name, sizeof(name));
-		if (fpga_parse_dev_name(name, FPGA_PORT_PREFIX, &id))
+		if (fpga_parse_port_name(name, &id))
 			return fpga_set_error(EINVAL,
-					      "%s is not a port in sysfs (expected .../fpga-port.N)",
+					      "%s is not a port in sysfs (expected .../fpga-port.N or .../dfl-port.N)",
 					      spec);
 		if (stat(spec, &st))
 			return fpga_set_error(errno, "%s: %s", spec,
@@ -163,7 +162,7 @@ int fpga_port_lookup(const char *spec, struct fpga_port_ref *ref)
 
 		fpga_path_base(spec, name, sizeof(name));
 		if (err == ENOENT &&
-		    !fpga_parse_dev_name(name, FPGA_PORT_PREFIX, &id))
+		    !fpga_parse_port_name(name, &id))
 			return fpga_set_error(err,
 					      "%s: %s (is the port driver loaded?)",
 					      spec, strerror(err));

@@ -181,12 +181,17 @@ int main(void)
 	port_ok("7", 7);
 	port_ok("0x7", 7);
 	port_ok("fpga-port.3", 3);
+	port_ok("dfl-port.3", 3);
 	port_ok("2147483647", 2147483647);
 	port_bad("", EINVAL, "empty");
 	port_bad("2147483648", EINVAL, "not a port number");
 	port_bad("3x", EINVAL, "not a port number");
 	port_bad("port3", EINVAL, "is not a port");
 	port_bad("fpga-fme.0", EINVAL, "is not a port");
+	port_bad("dfl-fme.0", EINVAL, "is not a port");
+	port_bad("dfl-port.03", EINVAL, "is not a port");
+	port_bad("/sys/class/fpga_region/region0/dfl-fme.0", EINVAL,
+		 "is not a port in sysfs");
 	port_bad("/sys/bus/fpga_dfl/devices/fpga-fme.0", EINVAL,
 		 "not a port in sysfs");
 	port_bad("/nonexistent/fpga-port.9", ENOENT,

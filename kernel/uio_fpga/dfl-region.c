@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The upstream DFL device model, beside our own names: a class
+ * "fpga_region" with a device regionN under the card's device, and under
+ * it the dfl-fme.N and dfl-port.N nodes the FME and port drivers add
+ * (Documentation/uapi.md).  This is where OPAE's xfpga plugin looks.
+ *
+ * OPAE keeps one FME and one port per region, so each port gets a region
+ * of its own; the FME sits in the first one.  A kernel with its own FPGA
+ * core owns the class: then there is no upstream layout, only our names.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/idr.h>
+#include <linux/slab.h>
+
+#include "dfl-core.h"
+#include "dfl-enum.h"
+#include "dfl-region.h"
+
+static DEFINE_IDA(fpga_dfl_region_ida);
+static bool fpga_dfl_regions_on;
+
+/**
+ * struct fpga_dfl_region - a region device
+ * @dev:	the device, class fpga_region, named region@id
+ * @id:		its number
+ */
+struct fpga_dfl_region {
+	struct device dev;
+	int id;
+};
+
+/* Upstream's container regions have no compat id: reading it fails */
+static ssize_t compat_id_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return -ENOENT;
+}
+static DEVICE_ATTR_RO(compat_id);
+
+static struct attribute *fpga_dfl_region_attrs[] = {
+	&dev_attr_compat_id.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(fpga_dfl_region);
+
+static struct class fpga_dfl_region_class = {
+	.name		= "fpga_region",
+	.dev_groups	= fpga_dfl_region_groups,
+};
+
+static void fpga_dfl_region_release(struct device *dev)
+{
+	struct fpga_dfl_region *region =
+		container_of(dev, struct fpga_dfl_region, dev);
+
+	ida_free(&fpga_dfl_region_ida, region->id);
+	kfree(region);
+}
+
+/* A region under @parent, or NULL (and a message) if none can be made */
+static struct device *fpga_dfl_region_add(struct device *parent)
+{
+	struct fpga_dfl_region *region;
+	int ret;
+
+	region = kzalloc(sizeof(*region), GFP_KERNEL);
+	if (!region)
+		return NULL;
+	region->id = ida_alloc(&fpga_dfl_region_ida, GFP_KERNEL);
+	if (region->id < 0) {
+		kfree(region);
+		return NULL;
+	}
+	device_initialize(&region->dev);
+	region->dev.class = &fpga_dfl_region_class;
+	region->dev.parent = parent;
+	region->dev.release = fpga_dfl_region_release;
+	ret = dev_set_name(&region->dev, "region%d", region->id);
+	if (!ret)
+		ret = device_add(&region->dev);
+	if (ret) {
+		dev_warn(parent, "cannot add fpga_region region%d: %d\n",
+			 region->id, ret);
+		put_device(&region->dev);
+		return NULL;
+	}
+	return &region->dev;
+}
+
+/* A region under the card's device, kept in @card to be removed */
+static struct device *fpga_dfl_region_for(struct fpga_dfl_card *card)
+{
+	struct device *region = fpga_dfl_region_add(card->info.parent);
+
+	if (region)
+		card->regions[card->num_regions++] = region;
+	return region;
+}
+
+/**
+ * fpga_dfl_regions_add() - give each FIU of @card its region
+ * @card: an enumerated card, before its FIUs are added
+ *
+ * A FIU whose region cannot be made is left without one: it then has only
+ * our names, which is no reason to fail the card.
+ */
+void fpga_dfl_regions_add(struct fpga_dfl_card *card)
+{
+	unsigned int i;
+
+	if (!fpga_dfl_regions_on)
+		return;
+	for (i = 0; i < card->num_ports; i++)
+		card->ports[i]->region = fpga_dfl_region_for(card);
+	if (card->fme)
+		card->fme->region = card->num_ports ? card->ports[0]->region :
+				    fpga_dfl_region_for(card);
+}
+
+/**
+ * fpga_dfl_regions_del() - remove the regions of @card
+ * @card: the card, whose FIUs have been unregistered (or never added)
+ *
+ * The nodes drivers put under a region went with their FIUs; whatever
+ * still holds one (an open file) holds the region's memory too.
+ */
+void fpga_dfl_regions_del(struct fpga_dfl_card *card)
+{
+	while (card->num_regions)
+		device_unregister(card->regions[--card->num_regions]);
+}
+
+int fpga_dfl_regions_init(void)
+{
+	int ret;
+
+	if (IS_ENABLED(CONFIG_FPGA_REGION)) {
+		pr_info("this kernel has its own FPGA core (CONFIG_FPGA_REGION, module fpga_region): no upstream DFL layout, only fpga_dfl's names\n");
+		return 0;
+	}
+	ret = class_register(&fpga_dfl_region_class);
+	if (ret == -EEXIST) {
+		pr_warn("class fpga_region is taken (the kernel's fpga_region module?): no upstream DFL layout, only fpga_dfl's names\n");
+		return 0;
+	}
+	if (ret)
+		return ret;
+	fpga_dfl_regions_on = true;
+	return 0;
+}
+
+void fpga_dfl_regions_exit(void)
+{
+	if (fpga_dfl_regions_on)
+		class_unregister(&fpga_dfl_region_class);
+}

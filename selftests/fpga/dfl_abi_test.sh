@@ -1,0 +1,229 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The upstream DFL device model beside our names, on a simulated card with
+# two ports: a region of class fpga_region per port under the card's
+# device, dfl-port.N and dfl-fme.N in them with /dev nodes, and their
+# attributes checked against what upstream documents (dfl_abi.txt, made
+# from the kernel's Documentation/ABI files at build time) and against
+# the formats upstream's drivers print.  Prints KTAP.
+#
+# Exit status: 0 all passed (some may be skipped), 1 a test failed,
+# 4 nothing ran.
+
+SIM=/sys/bus/fpga_sim
+REGIONS=/sys/class/fpga_region
+ABI=$(dirname "$0")/dfl_abi.txt
+ID=$((7000 + $$ % 1000))
+T=$(mktemp -d) || exit 1
+CARD_ADDED=""
+
+cleanup()
+{
+	[ -n "$CARD_ADDED" ] && echo "$ID" > $SIM/del_device 2>/dev/null
+	modprobe -r fpga_fme fpga_port fpga_sim fpga_dfl 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+. "$(dirname "$0")/ktap_lib.sh"
+
+# eq WHAT GOT WANT
+eq()
+{
+	[ "$2" = "$3" ] && return 0
+	diag "$1: got '$2', expected '$3'"
+	return 1
+}
+
+# like WHAT FILE REGEX: FILE's content matches the extended REGEX
+like()
+{
+	v=$(cat "$2" 2>&1) || { diag "$1: reading $2: $v"; return 1; }
+	echo "$v" | grep -Eqx "$3" && return 0
+	diag "$1: $2 is '$v', not /$3/"
+	return 1
+}
+
+# region_of NODE: the region directory holding NODE (dfl-port.N, ...)
+region_of()
+{
+	for r in $REGIONS/region*; do
+		[ -d "$r/$1" ] && { echo "$r"; return; }
+	done
+}
+
+# files DIR: the attribute files under DIR, relative, one level of
+# groups deep, without the driver core's (dev, uevent, power/)
+files()
+{
+	(cd "$1" && find . -maxdepth 2 -type f ! -name dev ! -name uevent \
+		! -path './power/*' | sed 's|^\./||' | sort)
+}
+
+setup()
+{
+	[ -s "$ABI" ] || { diag "$ABI missing or empty"; return 1; }
+	modprobe fpga_sim && modprobe fpga_port && modprobe fpga_fme ||
+		return 1
+	echo "$ID 2" > $SIM/new_device || return 1
+	CARD_ADDED=1
+	CARD=$SIM/devices/fpga_sim$ID
+	FME=$(ls -d "$CARD"/fpga-fme.* | sed 's/.*\.//')
+	PORTS=$(ls -d "$CARD"/fpga-port.* | sed 's/.*\.//' | sort -n)
+	P0=$(echo "$PORTS" | head -n 1)
+	eq "ports of the card" "$(echo "$PORTS" | wc -l)" 2
+}
+
+t_regions()
+{
+	seen=""
+	for p in $PORTS; do
+		r=$(region_of "dfl-port.$p")
+		[ -n "$r" ] || { diag "no region holds dfl-port.$p"; return 1; }
+		eq "ports in ${r##*/}" "$(ls -d "$r"/dfl-port.* | wc -l)" 1 ||
+			return 1
+		eq "${r##*/}'s device" "$(readlink -f "$r/device")" \
+			"$(readlink -f "$CARD")" || return 1
+		eq "${r##*/}'s class" "$(basename "$(readlink -f "$r/subsystem")")" \
+			fpga_region || return 1
+		case " $seen " in
+		*" $r "*) diag "dfl-port.$p shares ${r##*/}"; return 1 ;;
+		esac
+		seen="$seen $r"
+	done
+	eq "the FME's region" "$(region_of "dfl-fme.$FME")" \
+		"$(region_of "dfl-port.$P0")"
+}
+
+# A node's /dev entry is a character device with the numbers of its dev
+t_nodes()
+{
+	for n in "dfl-fme.$FME" $(for p in $PORTS; do echo "dfl-port.$p"; done); do
+		r=$(region_of "$n")
+		[ -c "/dev/$n" ] || { diag "/dev/$n is not a character device"; return 1; }
+		want=$(cat "$r/$n/dev")
+		got=$(stat -c '%t %T' "/dev/$n" | {
+			read -r ma mi
+			echo "$((0x$ma)):$((0x$mi))"
+		})
+		eq "/dev/$n" "$got" "$want" || return 1
+	done
+}
+
+# Every file is one upstream documents; every one a card like ours backs
+# is there.  Not backed: the FME's errors/ and hwmon/ (the simulated and
+# the PCI model have no global error or thermal registers), the port's
+# ap1_event/ap2_event (no power management) and userclk_* (no user clock).
+t_documented()
+{
+	r=$(region_of "dfl-port.$P0")
+	{
+		files "$r/dfl-port.$P0" | sed 's/^/port /'
+		files "$r/dfl-fme.$FME" | sed 's/^/fme /'
+		files "$r" | grep -v / | sed 's/^/region /'
+	} | sort > "$T/ours"
+	sort "$ABI" > "$T/abi"
+	extra=$(grep -vxF -f "$T/abi" "$T/ours")
+	[ -z "$extra" ] || { diag "not in the upstream ABI: $extra"; return 1; }
+	for f in "port id" "port afu_id" "port power_state" "port ltr" \
+		 "port errors/errors" "port errors/first_error" \
+		 "port errors/first_malformed_req" "fme ports_num" \
+		 "fme bitstream_id" "fme bitstream_metadata" "fme cache_size" \
+		 "fme fabric_version" "fme socket_id" "region compat_id"; do
+		grep -qx "$f" "$T/abi" || { diag "upstream does not document $f"; return 1; }
+		grep -qx "$f" "$T/ours" || { diag "missing: $f"; return 1; }
+	done
+}
+
+# The formats upstream's dfl-afu and dfl-fme print
+t_formats()
+{
+	r=$(region_of "dfl-port.$P0")
+	p=$r/dfl-port.$P0
+	f=$r/dfl-fme.$FME
+	like id "$p/id" '[0-9]+' &&
+	like afu_id "$p/afu_id" '[0-9a-f]{32}' &&
+	eq "afu_id of both names" "$(cat "$p/afu_id")" \
+		"$(cat "$CARD/fpga-port.$P0/afu_id")" &&
+	like power_state "$p/power_state" '0x[0-9a-f]+' &&
+	like ltr "$p/ltr" '[01]' &&
+	like errors "$p/errors/errors" '0x[0-9a-f]+' &&
+	like first_error "$p/errors/first_error" '0x[0-9a-f]+' &&
+	like first_malformed_req "$p/errors/first_malformed_req" \
+		'0x[0-9a-f]{32}' &&
+	eq ports_num "$(cat "$f/ports_num")" 2 &&
+	like bitstream_id "$f/bitstream_id" '0x[0-9a-f]+' &&
+	like bitstream_metadata "$f/bitstream_metadata" '0x[0-9a-f]+' &&
+	like cache_size "$f/cache_size" '[0-9]+' &&
+	like fabric_version "$f/fabric_version" '[0-9]+' &&
+	like socket_id "$f/socket_id" '[01]' || return 1
+	# A container region has no compat id: reading it fails, as upstream
+	if cat "$r/compat_id" > /dev/null 2>&1; then
+		diag "compat_id of a container region reads"
+		return 1
+	fi
+}
+
+# ltr sets and clears the latency bit; a value that is not a boolean
+# is refused; errors refuses a value other than the current one
+t_writes()
+{
+	p=$(region_of "dfl-port.$P0")/dfl-port.$P0
+	echo 1 > "$p/ltr" && eq "ltr after 1" "$(cat "$p/ltr")" 1 &&
+	echo 0 > "$p/ltr" && eq "ltr after 0" "$(cat "$p/ltr")" 0 || return 1
+	if echo maybe > "$p/ltr" 2> /dev/null; then
+		diag "ltr took 'maybe'"
+		return 1
+	fi
+	cur=$(cat "$p/errors/errors")
+	if echo $((cur + 1)) > "$p/errors/errors" 2> /dev/null; then
+		diag "errors took a value other than the current $cur"
+		return 1
+	fi
+}
+
+# Open through the upstream name: the same port, whose O_EXCL holder
+# excludes the other name too (checked by port_test in C); here that the
+# node opens and reads nothing odd
+t_open()
+{
+	exec 5< "/dev/dfl-port.$P0" || return 1
+	exec 5<&-
+	exec 5< "/dev/dfl-fme.$FME" || return 1
+	exec 5<&-
+}
+
+# With the card, its regions and nodes go
+t_card_del()
+{
+	nodes=$(for p in $PORTS; do echo "dfl-port.$p"; done)
+	echo "$ID" > $SIM/del_device || return 1
+	CARD_ADDED=""
+	for n in "dfl-fme.$FME" $nodes; do
+		[ -n "$(region_of "$n")" ] && { diag "$n still in a region"; return 1; }
+		[ -e "/dev/$n" ] && { diag "/dev/$n is still there"; return 1; }
+	done
+	return 0
+}
+
+echo "TAP version 13"
+echo "1..8"
+t "setup: a simulated card with two ports" setup || {
+	for _ in 1 2 3 4 5 6 7; do
+		num=$((num + 1))
+		echo "not ok $num skipped: no setup"
+		failed=$((failed + 1))
+	done
+	ktap_done
+	exit 1
+}
+t "a region per port, of class fpga_region, under the card" t_regions
+t "/dev/dfl-port.N and /dev/dfl-fme.N match their dev" t_nodes
+t "every attribute is in upstream's ABI, all a card like ours backs are there" t_documented
+t "attributes print as upstream's drivers print them" t_formats
+t "ltr and errors take what upstream takes, refuse the rest" t_writes
+t "the upstream-named nodes open" t_open
+t "the regions and nodes go with the card" t_card_del
+ktap_done
