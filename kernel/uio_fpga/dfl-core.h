@@ -12,6 +12,7 @@
 #define _FPGA_DFL_CORE_H
 
 #include <linux/atomic.h>
+#include <linux/cdev.h>
 #include <linux/compiler_types.h>
 #include <linux/device.h>
 #include <linux/mod_devicetable.h>
@@ -244,6 +245,52 @@ struct fpga_dfl_card;
 struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info);
 void fpga_dfl_card_remove(struct fpga_dfl_card *card);
 int fpga_dfl_card_id(const struct fpga_dfl_card *card);
+
+/**
+ * struct fpga_dfl_node - an FIU's upstream-named node, dfl-fme.N or
+ * dfl-port.N, under its region (dfl-region.c)
+ * @dev:	the device, with the driver's attributes; drvdata is the
+ *		driver's object
+ * @cdev:	its character device, minor N
+ * @holder:	the device whose release frees the driver's object: held
+ *		until @dev is released
+ */
+struct fpga_dfl_node {
+	struct device dev;
+	struct cdev cdev;
+	struct device *holder;
+};
+
+/**
+ * struct fpga_dfl_node_info - what a driver's nodes are
+ * @prefix:	"dfl-fme" or "dfl-port"; the node is PREFIX.N
+ * @devt:	the driver's region of device numbers (minor N)
+ * @minors:	its size
+ * @class:	the class of the driver's own nodes (the udev rule's
+ *		subsystem)
+ * @groups:	the attributes, reading drvdata
+ * @fops:	the file operations, the same as the driver's own node's
+ */
+struct fpga_dfl_node_info {
+	const char *prefix;
+	dev_t devt;
+	unsigned int minors;
+	struct class *class;
+	const struct attribute_group **groups;
+	const struct file_operations *fops;
+};
+
+/* The driver's object behind an open of a node's character device */
+static inline void *fpga_dfl_node_drvdata(struct cdev *cdev)
+{
+	return dev_get_drvdata(&container_of(cdev, struct fpga_dfl_node,
+					     cdev)->dev);
+}
+
+struct fpga_dfl_node *fpga_dfl_node_add(struct fpga_dfl_device *fdev,
+					const struct fpga_dfl_node_info *info,
+					void *drvdata, struct device *holder);
+void fpga_dfl_node_del(struct fpga_dfl_node *node);
 
 /* DMA isolation policy (dfl-dma.c) */
 const char *fpga_dfl_dma_isolation_name(enum fpga_dfl_dma_isolation iso);

@@ -3,7 +3,8 @@
  * The upstream DFL device model, beside our own names: a class
  * "fpga_region" with a device regionN under the card's device, and under
  * it the dfl-fme.N and dfl-port.N nodes the FME and port drivers add
- * (Documentation/uapi.md).  This is where OPAE's xfpga plugin looks.
+ * (Documentation/uapi.md), made here for both.  This is where OPAE's
+ * xfpga plugin looks.
  *
  * OPAE keeps one FME and one port per region, so each port gets a region
  * of its own; the FME sits in the first one.  A kernel with its own FPGA
@@ -11,8 +12,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/fs.h>
 #include <linux/idr.h>
+#include <linux/module.h>
 #include <linux/slab.h>
 
 #include "dfl-core.h"
@@ -132,6 +136,82 @@ void fpga_dfl_regions_del(struct fpga_dfl_card *card)
 	while (card->num_regions)
 		device_unregister(card->regions[--card->num_regions]);
 }
+
+static void fpga_dfl_node_release(struct device *dev)
+{
+	struct fpga_dfl_node *node = container_of(dev, struct fpga_dfl_node,
+						  dev);
+
+	put_device(node->holder);
+	kfree(node);
+}
+
+/**
+ * fpga_dfl_node_add() - add @fdev's upstream-named node under its region
+ * @fdev: the FME or port, bound to the calling driver
+ * @info: what the driver's nodes are
+ * @drvdata: the driver's object, for the attributes and open()
+ * @holder: the device whose release frees @drvdata
+ *
+ * Without a region (a kernel with its own FPGA core) there is nothing to
+ * add.  A failure costs only the upstream name, so it is reported here
+ * and the driver goes on.
+ *
+ * Return: the node, or NULL.
+ */
+struct fpga_dfl_node *fpga_dfl_node_add(struct fpga_dfl_device *fdev,
+					const struct fpga_dfl_node_info *info,
+					void *drvdata, struct device *holder)
+{
+	struct fpga_dfl_node *node;
+	int ret;
+
+	if (!fdev->region || fdev->id >= info->minors)
+		return NULL;
+	node = kzalloc(sizeof(*node), GFP_KERNEL);
+	if (!node)
+		return NULL;
+	device_initialize(&node->dev);
+	node->holder = get_device(holder);
+	node->dev.class = info->class;
+	node->dev.parent = fdev->region;
+	node->dev.devt = MKDEV(MAJOR(info->devt), fdev->id);
+	node->dev.groups = info->groups;
+	node->dev.release = fpga_dfl_node_release;
+	dev_set_drvdata(&node->dev, drvdata);
+	ret = dev_set_name(&node->dev, "%s.%d", info->prefix, fdev->id);
+	if (ret)
+		goto err_put;
+	cdev_init(&node->cdev, info->fops);
+	node->cdev.owner = info->fops->owner;
+	ret = cdev_device_add(&node->cdev, &node->dev);
+	if (ret)
+		goto err_put;
+	return node;
+
+err_put:
+	dev_warn(&fdev->dev, "no upstream name %s.%d: %d\n", info->prefix,
+		 fdev->id, ret);
+	put_device(&node->dev);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_node_add);
+
+/**
+ * fpga_dfl_node_del() - remove a node from fpga_dfl_node_add()
+ * @node: the node, or NULL
+ *
+ * No new opens once this returns; open files keep the node (and its
+ * holder) until they are closed.
+ */
+void fpga_dfl_node_del(struct fpga_dfl_node *node)
+{
+	if (!node)
+		return;
+	cdev_device_del(&node->cdev, &node->dev);
+	put_device(&node->dev);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_node_del);
 
 int fpga_dfl_regions_init(void)
 {

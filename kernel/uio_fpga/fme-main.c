@@ -29,8 +29,7 @@
  * struct fpga_fme - an FME
  * @chardev:	the device behind /dev/fpga-fme.N; its release frees this
  * @cdev:	the character device
- * @dfl_dev:	the device behind /dev/dfl-fme.N, the upstream name, or NULL
- * @dfl_cdev:	its character device
+ * @dfl_node:	/dev/dfl-fme.N, the upstream name, or NULL
  * @unplug:	read by file operations, written by remove() to set @gone
  * @gone:	the FME was removed; operations fail with -ENODEV
  * @lock:	protects @open_count and @excl
@@ -43,8 +42,7 @@
 struct fpga_fme {
 	struct device chardev;
 	struct cdev cdev;
-	struct device *dfl_dev;
-	struct cdev dfl_cdev;
+	struct fpga_dfl_node *dfl_node;
 	struct rw_semaphore unplug;
 	bool gone;
 	struct mutex lock;	/* open_count, excl */
@@ -68,7 +66,7 @@ static struct class fpga_fme_class = {
 static int fpga_fme_open(struct inode *inode, struct file *file)
 {
 	struct fpga_fme *fme = imajor(inode) == MAJOR(fpga_fme_dfl_devt) ?
-		container_of(inode->i_cdev, struct fpga_fme, dfl_cdev) :
+		fpga_dfl_node_drvdata(inode->i_cdev) :
 		container_of(inode->i_cdev, struct fpga_fme, cdev);
 	bool excl = file->f_flags & O_EXCL;
 	int ret = 0;
@@ -237,63 +235,23 @@ static void fpga_fme_chardev_release(struct device *dev)
 	kfree(fme);
 }
 
-static void fpga_fme_dfl_node_release(struct device *dev)
-{
-	struct fpga_fme *fme = dev_get_drvdata(dev);
-
-	kfree(dev);
-	put_device(&fme->chardev);
-}
-
 /*
- * dfl-fme.N under the FME's fpga_region (dfl-region.c), with the
- * attributes of upstream's dfl-fme, for OPAE.  A failure costs only the
- * upstream name.
+ * dfl-fme.N, the upstream name, under the FME's fpga_region, with the
+ * attributes of upstream's dfl-fme, for OPAE
  */
 static void fpga_fme_dfl_node_add(struct fpga_fme *fme,
 				  struct fpga_dfl_device *fdev)
 {
-	struct device *dev;
-	int ret;
+	const struct fpga_dfl_node_info info = {
+		.prefix	= "dfl-fme",
+		.devt	= fpga_fme_dfl_devt,
+		.minors	= FPGA_FME_DFL_MINORS,
+		.class	= &fpga_fme_class,
+		.groups	= fpga_fme_groups,
+		.fops	= &fpga_fme_fops,
+	};
 
-	if (!fdev->region || fdev->id >= FPGA_FME_DFL_MINORS)
-		return;
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	if (!dev)
-		return;
-	device_initialize(dev);
-	/* Released with dev: the FME must outlive its attributes */
-	get_device(&fme->chardev);
-	dev->class = &fpga_fme_class;
-	dev->parent = fdev->region;
-	dev->devt = MKDEV(MAJOR(fpga_fme_dfl_devt), fdev->id);
-	dev->groups = fpga_fme_groups;
-	dev->release = fpga_fme_dfl_node_release;
-	dev_set_drvdata(dev, fme);
-	ret = dev_set_name(dev, "dfl-fme.%d", fdev->id);
-	if (ret)
-		goto err_put;
-	cdev_init(&fme->dfl_cdev, &fpga_fme_fops);
-	fme->dfl_cdev.owner = THIS_MODULE;
-	ret = cdev_device_add(&fme->dfl_cdev, dev);
-	if (ret)
-		goto err_put;
-	fme->dfl_dev = dev;
-	return;
-
-err_put:
-	dev_warn(&fdev->dev, "no upstream name dfl-fme.%d: %d\n", fdev->id,
-		 ret);
-	put_device(dev);
-}
-
-static void fpga_fme_dfl_node_del(struct fpga_fme *fme)
-{
-	if (!fme->dfl_dev)
-		return;
-	cdev_device_del(&fme->dfl_cdev, fme->dfl_dev);
-	put_device(fme->dfl_dev);
-	fme->dfl_dev = NULL;
+	fme->dfl_node = fpga_dfl_node_add(fdev, &info, fme, &fme->chardev);
 }
 
 static int fpga_fme_probe(struct fpga_dfl_device *fdev)
@@ -357,7 +315,7 @@ static void fpga_fme_remove(struct fpga_dfl_device *fdev)
 	struct fpga_fme *fme = dev_get_drvdata(&fdev->dev);
 
 	fpga_pmu_card_remove(fme->pmu);
-	fpga_fme_dfl_node_del(fme);
+	fpga_dfl_node_del(fme->dfl_node);
 	cdev_device_del(&fme->cdev, &fme->chardev);
 	down_write(&fme->unplug);
 	fme->gone = true;

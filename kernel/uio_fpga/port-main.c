@@ -28,13 +28,6 @@ static struct class fpga_port_class = {
 	.name	= "fpga_port",
 };
 
-static struct fpga_port *fpga_port_of_inode(struct inode *inode)
-{
-	if (fpga_port_is_dfl_node(inode))
-		return container_of(inode->i_cdev, struct fpga_port, dfl_cdev);
-	return container_of(inode->i_cdev, struct fpga_port, cdev);
-}
-
 static int fpga_port_open(struct inode *inode, struct file *file)
 {
 	struct fpga_port *port = fpga_port_of_inode(inode);

@@ -65,8 +65,7 @@ struct fpga_port_fences {
  * struct fpga_port - a port and its AFU
  * @chardev:	the device behind /dev/fpga-port.N; its release frees the port
  * @cdev:	the character device
- * @dfl_dev:	the device behind /dev/dfl-port.N, the upstream name, or NULL
- * @dfl_cdev:	its character device (port-dfl-node.c)
+ * @dfl_node:	/dev/dfl-port.N, the upstream name, or NULL (port-dfl-node.c)
  * @fdev:	the fpga_dfl device; hardware, valid only while @gone is false
  * @id:		the N of fpga-port.N, usable after @gone (tracepoints)
  * @unplug:	an SRCU read section around every file operation that touches
@@ -96,8 +95,7 @@ struct fpga_port_fences {
 struct fpga_port {
 	struct device chardev;
 	struct cdev cdev;
-	struct device *dfl_dev;
-	struct cdev dfl_cdev;
+	struct fpga_dfl_node *dfl_node;
 	struct fpga_dfl_device *fdev;
 	int id;
 	struct srcu_struct unplug;
@@ -274,7 +272,7 @@ extern const struct attribute_group *fpga_port_groups[];
 extern const struct attribute_group *fpga_port_dfl_groups[];
 
 /* The upstream name, dfl-port.N (port-dfl-node.c) */
-bool fpga_port_is_dfl_node(const struct inode *inode);
+struct fpga_port *fpga_port_of_inode(struct inode *inode);
 void fpga_port_dfl_node_add(struct fpga_port *port, struct class *class,
 			    const struct file_operations *fops);
 void fpga_port_dfl_node_del(struct fpga_port *port);
