@@ -47,7 +47,7 @@ VM_TESTS ?=
 
 .PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full \
 	fuzz bench print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
-	harness-module install dkms-install dkms-source deb deps check check-run \
+	harness-module install dkms-install dkms-source deb deps check check-run opae \
 	check-harness lint demo vm initramfs clean
 
 all: modules user selftests
@@ -150,9 +150,17 @@ endif
 	install -D -m 0755 user/examples/uio_nlb_example $(BUILD)/stage/usr/bin/uio_nlb_example
 	install -D -m 0755 scripts/vm/demo.sh $(BUILD)/stage/usr/share/fpga-suite/demo.sh
 
+# OPAE's tools and libraries (make opae), when built, for selftests/opae
+OPAE_ROOT = $(shell scripts/opae-build.sh --path 2>/dev/null)
+
 initramfs: stage $(if $(filter build,$(VM_MODULES)),modules)
 	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) \
-		scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs.cpio $(BUILD)/stage
+		scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs.cpio $(BUILD)/stage \
+		$(OPAE_ROOT)
+
+# The OPAE SDK from ../shared/third_party, built once and cached
+opae:
+	scripts/opae-build.sh
 
 # Everything, on a fresh machine: deps, lint, build, DKMS, VM, self-checks
 check:

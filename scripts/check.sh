@@ -65,6 +65,9 @@ for k in $(echo "$kver" $matrix | tr ' ' '\n' | sort -u); do
 done
 
 echo "== selftests in the VM"
+# OPAE's tools for selftests/opae: built once from ../shared/third_party,
+# cached outside the tree, put in the VM's image
+step opae-build scripts/opae-build.sh
 step initramfs $M initramfs KVER="$kver" VM_MODULES=dkms VM_TOOLS=deb
 vm_kernel=/boot/vmlinuz-$kver
 vm_initrd=build/initramfs.cpio
@@ -87,21 +90,27 @@ expect_failure_start guest-hang harness:guest_hang.sh \
 	"^FAIL guest silent for 20 s (hung) while running harness:guest_hang.sh" "" 20
 expect_failure_wait
 
-# The whole collection again on Debian's 6.12 (generic), with the modules
-# DKMS built for it; the harness checks above do not depend on the kernel
+# The fpga and stress collections again on Debian's 6.12 (generic), with
+# the modules DKMS built for it (the fuzzer's code does not depend on the
+# kernel; the harness checks above neither)
 kver612=$($M -s print-vm612-kver)
-echo "== selftests in the VM on $kver612"
+echo "== fpga and stress selftests in the VM on $kver612"
 step initramfs-6.12 $M initramfs KVER="$kver612" VM_MODULES=dkms VM_TOOLS=deb
 vm_kernel=/boot/vmlinuz-$kver612
-vm_tests vm-6.12 "${VM_TIMEOUT:-}" "${VM_TESTS:-}"
+vm_tests vm-6.12 "${VM_TIMEOUT:-}" "${VM_TESTS:-fpga,stress}"
 
 # PREEMPT_RT (6.12 rt): interrupt handlers in threads, sleeping spinlocks.
-# The collections whose locking and interrupt counting it changes.
+# The tests of the driver paths whose locking, interrupts and timing it
+# changes; the tools' tests (fpgactl_*, trace, netlink, the ABI list) run
+# the same kernel paths as on 6.12 above
+rt_tests="fpga:modules_test,fpga:sim_test,fpga:port_test,fpga:dma_test,\
+fpga:dfl_test,fpga:uio_test,fpga:vgem_test,fpga:pmu_test,fpga:pci_test,\
+fpga:perf_test.sh,stress"
 kver612rt=$($M -s print-vm612rt-kver)
-echo "== fpga and stress selftests in the VM on $kver612rt"
+echo "== driver selftests in the VM on $kver612rt"
 step initramfs-6.12-rt $M initramfs KVER="$kver612rt" VM_MODULES=dkms VM_TOOLS=deb
 vm_kernel=/boot/vmlinuz-$kver612rt
-vm_tests vm-6.12-rt "${VM_TIMEOUT:-}" "${VM_TESTS:-fpga,stress}"
+vm_tests vm-6.12-rt "${VM_TIMEOUT:-}" "${VM_TESTS:-$rt_tests}"
 
 echo "== the packages purge cleanly"
 step deb-purge scripts/deb-purge-check.sh

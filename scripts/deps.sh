@@ -10,6 +10,8 @@ set -eu
 
 # Headers of every kernel bookworm ships (build-matrix.sh): 6.1 and 6.12,
 # generic, rt and cloud.  Debian's 6.12 headers pull their images in.
+# cmake, g++ and uuid-dev (with pkg-config and json-c): OPAE's offline
+# build, for the interoperability tests (scripts/opae-build.sh).
 PACKAGES="
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1 linux-perf
 	linux-headers-rt-amd64 linux-headers-cloud-amd64
@@ -21,6 +23,7 @@ PACKAGES="
 	libnl-3-dev libnl-genl-3-dev libdrm-dev libjson-c-dev
 	systemtap-sdt-dev
 	debhelper dh-dkms lintian bash-completion git
+	cmake g++ uuid-dev
 "
 
 missing=""

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build the parts of the OPAE SDK the interoperability tests run (libopae-c,
+# its xfpga plugin, fpgainfo, hello_fpga) from the unmodified snapshot in
+# ../shared/third_party, offline, and install them under a root of their
+# own (prefix /usr) for the VM's initramfs.  OPAE is a test client, not
+# part of the suite: the build is cached outside the repository, keyed by
+# the snapshot and this script, like the debug kernel.
+#
+# usage: opae-build.sh          build if needed; print the root
+#        opae-build.sh --path   print the root if it is built, else fail
+#   OPAE_TARBALL=FILE  the snapshot (default: opae-sdk-*.tar.xz in
+#                      ../shared/third_party or /work/shared/third_party)
+#   FPGA_SUITE_CACHE=DIR  the cache (default ~/.cache/fpga-suite)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}
+tarball=${OPAE_TARBALL:-}
+# Beside the checkout, or (a clone elsewhere, as CI makes) the workplace's
+if [ -z "$tarball" ]; then
+	for f in "$top"/../shared/third_party/opae-sdk-*.tar.xz \
+		/work/shared/third_party/opae-sdk-*.tar.xz; do
+		[ -f "$f" ] && { tarball=$f; break; }
+	done
+fi
+[ -n "$tarball" ] && [ -f "$tarball" ] || {
+	echo "opae-build: no OPAE SDK snapshot (OPAE_TARBALL=FILE)" >&2
+	exit 1
+}
+key=$(cat "$tarball" "$0" | sha256sum | cut -c1-12)
+dir=$cache/opae-$key
+root=$dir/root
+
+# What a usable root holds: the tests need all of these
+complete()
+{
+	[ -x "$root/usr/bin/fpgainfo" ] && [ -x "$root/usr/bin/hello_fpga" ] &&
+		ls "$root"/usr/lib*/*/opae/libxfpga.so "$root"/usr/lib*/opae/libxfpga.so \
+			2>/dev/null | grep -q . &&
+		[ -f "$dir/done" ]
+}
+
+if [ "${1:-}" = --path ]; then
+	complete || { echo "opae-build: not built ($dir)" >&2; exit 1; }
+	echo "$root"
+	exit 0
+fi
+if complete; then
+	echo "$root"
+	exit 0
+fi
+
+log=$dir.log
+mkdir -p "$cache"
+# One build is kept: the older ones go
+rm -rf "$cache"/opae-*
+tmp=$cache/opae-$key.tmp
+mkdir -p "$tmp/src"
+echo "opae-build: building OPAE from $(basename "$tarball") in $tmp (log: $log)" >&2
+{
+	tar -xJf "$tarball" -C "$tmp/src" --strip-components=1
+	# Every optional dependency off, so that CMake downloads nothing
+	cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Release \
+		-DCMAKE_INSTALL_PREFIX=/usr \
+		-DFETCHCONTENT_FULLY_DISCONNECTED=ON -DOPAE_BUILD_TESTS=OFF \
+		-DOPAE_WITH_CLI11=OFF -DOPAE_WITH_SPDLOG=OFF \
+		-DOPAE_WITH_LIBEDIT=OFF -DOPAE_WITH_PYBIND11=OFF \
+		-DOPAE_WITH_HWLOC=OFF -DOPAE_WITH_TBB=OFF -DOPAE_WITH_NUMA=OFF
+	make -C "$tmp/build" -j"$(nproc)" xfpga opaeuio hello_fpga fpgainfo
+	# Only the directories of what was built: a whole install would
+	# build the rest and run OPAE's pip steps
+	for d in libraries/libopae-c libraries/libopaeuio \
+		libraries/plugins/xfpga binaries/fpgainfo samples/hello_fpga; do
+		DESTDIR=$tmp/root cmake -P "$tmp/build/$d/cmake_install.cmake"
+	done
+	# The VM runs them: no headers or sources
+	rm -rf "$tmp/root/usr/include" "$tmp/root/usr/src"
+} > "$log" 2>&1 || {
+	tail -n 20 "$log" >&2
+	echo "opae-build: failed (log: $log)" >&2
+	exit 1
+}
+mkdir -p "$dir"
+mv "$tmp/root" "$root"
+rm -rf "$tmp"
+touch "$dir/done"
+complete || { echo "opae-build: the install lacks a part (log: $log)" >&2; exit 1; }
+echo "$root"

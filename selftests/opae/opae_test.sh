@@ -1,0 +1,197 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# OPAE's own tools, unchanged, on our drivers: fpgainfo and hello_fpga
+# (built from the OPAE SDK by scripts/opae-build.sh and put in the VM
+# beside this test) on the PCI cards of the VM (QEMU ivshmem functions
+# bound to fpga_dfl_pci).  What they print is compared with what sysfs
+# says of every FME and port in /sys/class/fpga_region.  Prints KTAP.
+#
+# OPAE loads its xfpga plugin only for PCI ids it knows: opae-vm.cfg adds
+# QEMU's ivshmem (1af4:1110), for this VM only.
+#
+# Exit status: 0 all passed (some may be skipped), 1 a test failed,
+# 4 nothing ran.
+
+here=$(cd "$(dirname "$0")" && pwd)
+REGIONS=/sys/class/fpga_region
+PCI_DRIVER=/sys/bus/pci/drivers/fpga_dfl_pci
+NLB0_GUID=d8424dc4-a4a3-c413-f89e-433683f9040b
+T=$(mktemp -d) || exit 1
+export LIBOPAE_CFGFILE="$here/opae-vm.cfg"
+
+cleanup()
+{
+	exec 5>&- 6>&-
+	modprobe -r fpga_fme fpga_port fpga_dfl_pci fpga_dfl 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+. "$here/../fpga/ktap_lib.sh"
+
+# guid HEX32: the 32 hex digits of afu_id as OPAE prints a GUID
+guid()
+{
+	echo "$1" | tr 'A-F' 'a-f' |
+		sed 's/^\(.\{8\}\)\(.\{4\}\)\(.\{4\}\)\(.\{4\}\)\(.\{12\}\)$/\1-\2-\3-\4-\5/'
+}
+
+# hex VALUE: a number in hex, lower case, without 0x and leading zeros
+hex()
+{
+	echo "$1" | tr 'A-F' 'a-f' | sed 's/^0x//; s/^0*\(.\)/\1/'
+}
+
+# bdf_of REGION: the PCI function the region is under
+bdf_of()
+{
+	basename "$(readlink -f "$1/device")"
+}
+
+# records KEY1 KEY2 < fpgainfo output: "VALUE1 VALUE2" per block
+records()
+{
+	awk -F ' +: ' -v k1="$1" -v k2="$2" '
+		/^\/\/\*+/ { if (n) print a " " b; n = 1; a = b = "-" }
+		$1 == k1 { a = $2 }
+		$1 == k2 { b = $2 }
+		END { if (n) print a " " b }' | sed 's/ *$//'
+}
+
+# same WHAT FILE_GOT FILE_WANT: the two sorted lists are equal
+same()
+{
+	sort "$2" > "$2.s"
+	sort "$3" > "$3.s"
+	cmp -s "$2.s" "$3.s" && return 0
+	diag "$1 differ (fpgainfo's < > sysfs'):"
+	diag "$(diff "$2.s" "$3.s")"
+	return 1
+}
+
+setup()
+{
+	for tool in fpgainfo hello_fpga; do
+		command -v $tool > /dev/null || {
+			echo "1..0 # SKIP no $tool: OPAE is not in this image (make opae)"
+			exit "$KSFT_SKIP"
+		}
+	done
+	grep -qx '0x1af4' /sys/bus/pci/devices/*/vendor 2>/dev/null || {
+		echo "1..0 # SKIP no ivshmem DFL cards (run-vm --pci-cards)"
+		exit "$KSFT_SKIP"
+	}
+	modprobe fpga_dfl_pci && modprobe fpga_port && modprobe fpga_fme ||
+		{ echo "1..0 # modules failed to load"; exit 1; }
+	# ivshmem is not in the driver's id table; every card is probed
+	echo "1af4 1110" > $PCI_DRIVER/new_id
+	# the host model answers a reset slowly (as pci_test sets it)
+	echo 5000000 > /sys/module/fpga_port/parameters/reset_timeout_us
+}
+
+# fpgainfo NAME ARGS...: fpgainfo ARGS, its output in $T/NAME
+fpgainfo_to()
+{
+	name=$1
+	shift
+	fpgainfo "$@" > "$T/$name" 2> "$T/$name.err" && return 0
+	diag "fpgainfo $* failed: $(cat "$T/$name.err")"
+	return 1
+}
+
+# expect NAME WHAT ROW GLOB: $T/NAME.want, the line ROW prints for each
+# sysfs directory GLOB matches (at least one)
+expect()
+{
+	: > "$T/$1.want"
+	for d in $4; do
+		[ -d "$d" ] && $3 "$d" >> "$T/$1.want"
+	done
+	[ -s "$T/$1.want" ] || { diag "no $2 in $REGIONS"; return 1; }
+	diag "$(wc -l < "$T/$1.want") $2 in sysfs"
+}
+
+fme_row() { echo "$(bdf_of "${1%/*}") $(hex "$(cat "$1/bitstream_id")")"; }
+port_row() { echo "$(bdf_of "${1%/*}") $(guid "$(cat "$1/afu_id")")"; }
+errors_row()
+{
+	[ -f "$1/errors/errors" ] || return 0
+	echo "$(hex "$(cat "$1/errors/errors")") $(hex "$(cat "$1/errors/first_error")")"
+}
+
+# fpgainfo fme: every FME of every region, with its card's address and
+# bitstream id
+t_fme()
+{
+	fpgainfo_to fme fme || return 1
+	records "PCIe s:b:d.f" "Bitstream Id" < "$T/fme" |
+		while read -r bdf id; do echo "$bdf $(hex "$id")"; done > "$T/fme.got"
+	expect fme FMEs fme_row "$REGIONS/region*/dfl-fme.*" &&
+		same "the FMEs" "$T/fme.got" "$T/fme.want"
+}
+
+# fpgainfo port: every port, with its card's address and AFU GUID
+t_port()
+{
+	fpgainfo_to port port || return 1
+	records "PCIe s:b:d.f" "Accelerator GUID" < "$T/port" > "$T/port.got"
+	expect port ports port_row "$REGIONS/region*/dfl-port.*" &&
+		same "the ports" "$T/port.got" "$T/port.want"
+}
+
+# fpgainfo errors all: each port's error registers, as sysfs has them
+t_errors()
+{
+	fpgainfo_to err errors all || return 1
+	records "Errors" "First Error" < "$T/err" |
+		while read -r e f; do echo "$(hex "$e") $(hex "$f")"; done > "$T/err.got"
+	expect err "ports with errors/" errors_row "$REGIONS/region*/dfl-port.*" &&
+		same "the port errors" "$T/err.got" "$T/err.want"
+}
+
+# hello_fpga opens its accelerator exclusively: with the port open in
+# another process it must fail cleanly at the open, and not touch the AFU
+t_hello_busy()
+{
+	bdf=""
+	for p in $REGIONS/region*/dfl-port.*; do
+		[ "$(guid "$(cat "$p/afu_id")")" = $NLB0_GUID ] || continue
+		bdf=$(bdf_of "${p%/*}")
+		node=/dev/${p##*/}
+		break
+	done
+	[ -n "$bdf" ] || { diag "no NLB0 port"; return 1; }
+	# every NLB0 port of that card held, so that OPAE finds none free
+	fd=5
+	for p in $REGIONS/region*/dfl-port.*; do
+		[ "$(bdf_of "${p%/*}")" = "$bdf" ] || continue
+		[ "$(guid "$(cat "$p/afu_id")")" = $NLB0_GUID ] || continue
+		[ $fd -le 6 ] || { diag "more than two NLB0 ports on $bdf"; return 1; }
+		eval "exec $fd< /dev/${p##*/}" || return 1
+		fd=$((fd + 1))
+	done
+	hello_fpga "$bdf" > "$T/hello" 2>&1
+	rc=$?
+	exec 5>&- 6>&-
+	diag "$(cat "$T/hello")"
+	[ $rc -ne 0 ] || { diag "hello_fpga on a busy $node: status 0"; return 1; }
+	grep -q "Error opening accelerator: resource busy" "$T/hello" || {
+		diag "hello_fpga did not fail at the open with 'resource busy'"
+		return 1
+	}
+	if grep -q "Done Running Test" "$T/hello"; then
+		diag "hello_fpga ran its test on a port open elsewhere"
+		return 1
+	fi
+}
+
+setup
+echo "TAP version 13"
+echo "1..4"
+t "fpgainfo fme lists every FME" t_fme
+t "fpgainfo port lists every port and AFU" t_port
+t "fpgainfo errors all shows the ports' errors" t_errors
+t "hello_fpga on a port open elsewhere is refused" t_hello_busy
+ktap_done
