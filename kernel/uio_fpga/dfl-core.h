@@ -38,6 +38,8 @@ enum fpga_dfl_dma_isolation {
 /**
  * struct fpga_dfl_card_info - what a card driver tells the core
  * @parent:	the card's device; it performs DMA for the card's ports
+ * @region_parent: optional: where the card's fpga_region devices go
+ *		(tools such as OPAE want a PCI function there); else @parent
  * @ioaddr:	kernel mapping of the MMIO window holding the DFL
  * @start:	physical address of the window (for user mmap)
  * @len:	length of the window in bytes
@@ -54,6 +56,7 @@ enum fpga_dfl_dma_isolation {
  */
 struct fpga_dfl_card_info {
 	struct device *parent;
+	struct device *region_parent;
 	void __iomem *ioaddr;
 	phys_addr_t start;
 	resource_size_t len;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The upstream DFL device model, beside our own names: a class
- * "fpga_region" with a device regionN under the card's device, and under
- * it the dfl-fme.N and dfl-port.N nodes the FME and port drivers add
- * (Documentation/uapi.md), made here for both.  This is where OPAE's
+ * "fpga_region" with a device regionN under the card's PCI function, and
+ * under it the dfl-fme.N and dfl-port.N nodes the FME and port drivers
+ * add (Documentation/uapi.md), made here for both.  This is where OPAE's
  * xfpga plugin looks.
  *
  * OPAE keeps one FME and one port per region, so each port gets a region
@@ -94,10 +94,13 @@ static struct device *fpga_dfl_region_add(struct device *parent)
 	return &region->dev;
 }
 
-/* A region under the card's device, kept in @card to be removed */
+/* A region under the card (region_parent), kept in @card to be removed */
 static struct device *fpga_dfl_region_for(struct fpga_dfl_card *card)
 {
-	struct device *region = fpga_dfl_region_add(card->info.parent);
+	struct device *region;
+
+	region = fpga_dfl_region_add(card->info.region_parent ?:
+				     card->info.parent);
 
 	if (region)
 		card->regions[card->num_regions++] = region;

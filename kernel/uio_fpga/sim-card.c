@@ -21,6 +21,7 @@
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
+#include <linux/pci.h>
 
 #include "dfl-core.h"
 #include "sim.h"
@@ -229,15 +230,10 @@ static void fpga_sim_card_kill(struct fpga_sim *sim)
 	mutex_unlock(&sim->err_lock);
 }
 
-/**
- * fpga_sim_card_init() - bring the card up and let fpga_dfl enumerate it
- * @sim: the card, laid out and added
- *
- * Return: 0 or -errno.
- */
-int fpga_sim_card_init(struct fpga_sim *sim)
+static int fpga_sim_card_up(struct fpga_sim *sim)
 {
 	struct fpga_dfl_card_info info = { };
+	struct fpga_dfl_card *card;
 	int ret;
 
 	ret = fpga_sim_irq_init(sim);
@@ -258,6 +254,9 @@ int fpga_sim_card_init(struct fpga_sim *sim)
 	mutex_unlock(&sim->err_lock);
 
 	info.parent = &sim->dev;
+	/* Where tools that go by PCI look for the regions */
+	if (sim->pdev)
+		info.region_parent = &sim->pdev->dev;
 	info.ioaddr = (void __force __iomem *)sim->regs;
 	info.start = virt_to_phys(sim->regs);
 	info.len = sim->regs_size;
@@ -268,11 +267,12 @@ int fpga_sim_card_init(struct fpga_sim *sim)
 	info.num_port_dma_devs = sim->num_ports;
 	info.irqs = sim->irq.virqs;
 	info.num_irqs = sim->irq.num;
-	sim->card = fpga_dfl_card_add(&info);
-	if (IS_ERR(sim->card)) {
-		ret = PTR_ERR(sim->card);
+	card = fpga_dfl_card_add(&info);
+	if (IS_ERR(card)) {
+		ret = PTR_ERR(card);
 		goto err_stop_model;
 	}
+	sim->card = card;
 	return 0;
 
 err_stop_model:
@@ -286,18 +286,42 @@ err_fini_irq:
 }
 
 /**
- * fpga_sim_card_fini() - take the card down; the register file stays
+ * fpga_sim_card_init() - bring the card up and let fpga_dfl enumerate it
+ * @sim: the card, laid out and added, with its PCI function if it has one
+ *
+ * Return: 0, -ENODEV if the card was removed meanwhile, or -errno.
+ */
+int fpga_sim_card_init(struct fpga_sim *sim)
+{
+	int ret = -ENODEV;
+
+	mutex_lock(&sim->card_lock);
+	if (!sim->unplugged)
+		ret = fpga_sim_card_up(sim);
+	mutex_unlock(&sim->card_lock);
+	return ret;
+}
+
+/**
+ * fpga_sim_card_unplug() - take the card down; the register file stays
  * @sim: the card
  *
- * In this order: knobs stop raising, drivers unbind (they free their irqs
- * and DMA mappings), the model stops (a DMA in flight is cut short), then
- * the interrupt controller and the IOMMU go.
+ * Its deletion, or its surprise removal (its PCI function removed): once
+ * only.  In this order: knobs stop raising, drivers unbind (they free
+ * their irqs and DMA mappings), the model stops (a DMA in flight is cut
+ * short), then the interrupt controller and the IOMMU go.
  */
-void fpga_sim_card_fini(struct fpga_sim *sim)
+void fpga_sim_card_unplug(struct fpga_sim *sim)
 {
-	fpga_sim_card_kill(sim);
-	fpga_dfl_card_remove(sim->card);
-	kthread_stop(sim->model);
-	fpga_sim_irq_fini(sim);
-	fpga_sim_iommu_fini(sim);
+	mutex_lock(&sim->card_lock);
+	sim->unplugged = true;
+	if (sim->card) {
+		fpga_sim_card_kill(sim);
+		fpga_dfl_card_remove(sim->card);
+		sim->card = NULL;
+		kthread_stop(sim->model);
+		fpga_sim_irq_fini(sim);
+		fpga_sim_iommu_fini(sim);
+	}
+	mutex_unlock(&sim->card_lock);
 }

@@ -6,7 +6,8 @@
  *   echo ID > /sys/bus/fpga_sim/del_device
  *
  * Each card is a device fpga_simID on the fpga_sim bus; its FME and ports
- * appear as its children on the fpga_dfl bus.
+ * appear as its children on the fpga_dfl bus.  It is also a PCI function
+ * on fpga_sim's own PCI bus (sim-pci.c), linked as pci_function.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -285,6 +286,7 @@ static void fpga_sim_release(struct device *dev)
 	if (sim->regs)
 		free_pages_exact(sim->regs, sim->regs_size);
 	mutex_destroy(&sim->err_lock);
+	mutex_destroy(&sim->card_lock);
 	kfree(sim);
 }
 
@@ -328,6 +330,7 @@ static int fpga_sim_create(unsigned int id, unsigned int num_ports)
 	sim->afu_size = FPGA_SIM_DEFAULT_AFU_SIZE;
 	sim->translated = READ_ONCE(fpga_sim_iommu);
 	mutex_init(&sim->err_lock);
+	mutex_init(&sim->card_lock);
 	spin_lock_init(&sim->cntr_lock);
 	entry->sim = sim;
 
@@ -345,6 +348,7 @@ static int fpga_sim_create(unsigned int id, unsigned int num_ports)
 	if (ret)
 		goto err_put;
 
+	fpga_sim_pci_add(sim);
 	ret = fpga_sim_card_init(sim);
 	if (ret)
 		goto err_del;
@@ -353,6 +357,7 @@ static int fpga_sim_create(unsigned int id, unsigned int num_ports)
 	return 0;
 
 err_del:
+	fpga_sim_pci_del(sim);
 	device_del(&sim->dev);
 err_put:
 	put_device(&sim->dev);
@@ -363,7 +368,8 @@ err_put:
 static void fpga_sim_destroy(struct fpga_sim_entry *entry)
 {
 	list_del(&entry->node);
-	fpga_sim_card_fini(entry->sim);
+	fpga_sim_card_unplug(entry->sim);
+	fpga_sim_pci_del(entry->sim);
 	device_unregister(&entry->sim->dev);
 	kfree(entry);
 }
@@ -502,9 +508,15 @@ static int __init fpga_sim_init(void)
 
 	fpga_sim_attrs_init();
 	ret = bus_register(&fpga_sim_bus);
-	if (!ret)
-		fpga_dfl_nl_set_sim_ops(&fpga_sim_nl_ops);
-	return ret;
+	if (ret)
+		return ret;
+	ret = fpga_sim_pci_init();
+	if (ret) {
+		bus_unregister(&fpga_sim_bus);
+		return ret;
+	}
+	fpga_dfl_nl_set_sim_ops(&fpga_sim_nl_ops);
+	return 0;
 }
 
 static void __exit fpga_sim_exit(void)
@@ -516,6 +528,7 @@ static void __exit fpga_sim_exit(void)
 	list_for_each_entry_safe(entry, tmp, &fpga_sim_list, node)
 		fpga_sim_destroy(entry);
 	mutex_unlock(&fpga_sim_lock);
+	fpga_sim_pci_exit();
 	bus_unregister(&fpga_sim_bus);
 }
 

@@ -46,6 +46,7 @@
 #define FPGA_SIM_CLOCK_MHZ		250
 
 struct fpga_dfl_card;
+struct pci_dev;
 struct task_struct;
 
 /**
@@ -127,7 +128,11 @@ struct fpga_sim_port {
  * @regs_size:	its size
  * @ports:	per-port model state
  * @model:	the thread that plays the hardware
- * @card:	the card as enumerated by fpga_dfl
+ * @card:	the card as enumerated by fpga_dfl; NULL once unplugged
+ * @card_lock:	serialises bringing the card up and its removal, which may
+ *		come from its PCI function's removal (sim-pci.c)
+ * @unplugged:	the card was removed (its PCI function, or deletion)
+ * @pdev:	its PCI function, or NULL (sim-pci.c)
  * @fail_reset_ack: fault injection: never acknowledge a soft reset
  * @err_lock:	serialises changes of the port error registers by the model
  *		thread and the sysfs knobs; protects @live
@@ -148,7 +153,11 @@ struct fpga_sim {
 	size_t regs_size;
 	struct fpga_sim_port ports[FPGA_SIM_MAX_PORTS];
 	struct task_struct *model;
+	/* Bring-up and removal of @card, @unplugged */
+	struct mutex card_lock;
 	struct fpga_dfl_card *card;
+	bool unplugged;
+	struct pci_dev *pdev;
 	bool fail_reset_ack;
 	/* Port error registers (model side) and @live */
 	struct mutex err_lock;
@@ -206,8 +215,14 @@ int fpga_sim_card_layout(struct fpga_sim *sim);
 void fpga_sim_layout_faults(struct fpga_sim *sim);
 
 int fpga_sim_card_init(struct fpga_sim *sim);
-void fpga_sim_card_fini(struct fpga_sim *sim);
+void fpga_sim_card_unplug(struct fpga_sim *sim);
 bool fpga_sim_port_reset_step(struct fpga_sim *sim, unsigned int n, u64 ctrl);
+
+/* sim-pci.c */
+int fpga_sim_pci_init(void);
+void fpga_sim_pci_exit(void);
+void fpga_sim_pci_add(struct fpga_sim *sim);
+void fpga_sim_pci_del(struct fpga_sim *sim);
 
 /* sim-irq.c */
 int fpga_sim_irq_init(struct fpga_sim *sim);

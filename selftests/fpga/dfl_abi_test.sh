@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The upstream DFL device model beside our names, on a simulated card with
-# two ports: a region of class fpga_region per port under the card's
-# device, dfl-port.N and dfl-fme.N in them with /dev nodes, and their
+# two ports: a region of class fpga_region per port under the card's PCI
+# function, dfl-port.N and dfl-fme.N in them with /dev nodes, and their
 # attributes checked against what upstream documents (dfl_abi.txt, made
 # from the kernel's Documentation/ABI files at build time) and against
 # the formats upstream's drivers print.  Prints KTAP.
@@ -15,12 +15,17 @@ SIM=/sys/bus/fpga_sim
 REGIONS=/sys/class/fpga_region
 ABI=$(dirname "$0")/dfl_abi.txt
 ID=$((7000 + $$ % 1000))
+# The card whose PCI function is removed under an open file
+ID2=$((ID + 1000))
 T=$(mktemp -d) || exit 1
 CARD_ADDED=""
+CARD2_ADDED=""
 
 cleanup()
 {
+	exec 5<&-
 	[ -n "$CARD_ADDED" ] && echo "$ID" > $SIM/del_device 2>/dev/null
+	[ -n "$CARD2_ADDED" ] && echo "$ID2" > $SIM/del_device 2>/dev/null
 	modprobe -r fpga_fme fpga_port fpga_sim fpga_dfl 2>/dev/null
 	rm -rf "$T"
 }
@@ -85,7 +90,7 @@ t_regions()
 		eq "ports in ${r##*/}" "$(ls -d "$r"/dfl-port.* | wc -l)" 1 ||
 			return 1
 		eq "${r##*/}'s device" "$(readlink -f "$r/device")" \
-			"$(readlink -f "$CARD")" || return 1
+			"$(readlink -f "$CARD/pci_function")" || return 1
 		eq "${r##*/}'s class" "$(basename "$(readlink -f "$r/subsystem")")" \
 			fpga_region || return 1
 		case " $seen " in
@@ -95,6 +100,55 @@ t_regions()
 	done
 	eq "the FME's region" "$(region_of "dfl-fme.$FME")" \
 		"$(region_of "dfl-port.$P0")"
+}
+
+# The card is a PCI function of fpga_sim's own bus, as OPAE expects a
+# region's parent to be: an address in a domain of its own, the ids of a
+# processing accelerator of no vendor, bound to fpga_sim_pci, which
+# offers no unbind
+t_pci_function()
+{
+	f=$(readlink -f "$CARD/pci_function")
+	[ -n "$f" ] && [ -d "$f" ] || { diag "no pci_function link"; return 1; }
+	eq "its bus" "$(basename "$(readlink -f "$f/subsystem")")" pci &&
+	eq "its vendor" "$(cat "$f/vendor")" 0x0000 &&
+	eq "its device" "$(cat "$f/device")" 0xd5f1 &&
+	eq "its class" "$(cat "$f/class")" 0x120000 &&
+	eq "its driver" "$(basename "$(readlink -f "$f/driver")")" \
+		fpga_sim_pci || return 1
+	echo "${f##*/}" | grep -Eqx '[0-9a-f]{4}:00:[01][0-9a-f]\.0' || {
+		diag "address ${f##*/} is not a domain:00:slot.0"
+		return 1
+	}
+	[ ! -e "$f/driver/unbind" ] || { diag "fpga_sim_pci offers unbind"; return 1; }
+	[ ! -e "$f/resource0" ] || { diag "the function has a BAR"; return 1; }
+}
+
+# Removing the PCI function is the card's surprise removal: with a port
+# open, its FME, ports, regions and nodes go, a PCI rescan does not bring
+# the function back, the open file closes, and the card still deletes
+t_pci_remove()
+{
+	echo "$ID2 1" > $SIM/new_device || return 1
+	CARD2_ADDED=1
+	card=$SIM/devices/fpga_sim$ID2
+	port=$(ls -d "$card"/fpga-port.* | sed 's/.*\.//')
+	f=$(readlink -f "$card/pci_function")
+	[ -d "$f" ] || { diag "card $ID2 has no PCI function"; return 1; }
+	exec 5< "/dev/dfl-port.$port" || return 1
+	echo 1 > "$f/remove" || return 1
+	[ ! -e "$f" ] || { diag "${f##*/} is still there"; return 1; }
+	for n in "$card"/fpga-fme.* "$card"/fpga-port.*; do
+		[ -e "$n" ] && { diag "${n##*/} outlived the removal"; return 1; }
+	done
+	[ -z "$(region_of "dfl-port.$port")" ] || { diag "dfl-port.$port still in a region"; return 1; }
+	[ ! -e "/dev/dfl-port.$port" ] || { diag "/dev/dfl-port.$port is still there"; return 1; }
+	echo 1 > /sys/bus/pci/rescan || return 1
+	[ ! -e "$f" ] || { diag "a rescan brought ${f##*/} back"; return 1; }
+	exec 5<&-
+	echo "$ID2" > $SIM/del_device || return 1
+	CARD2_ADDED=""
+	[ ! -e "$card" ] || { diag "card $ID2 is still there"; return 1; }
 }
 
 # A node's /dev entry is a character device with the numbers of its dev
@@ -209,9 +263,9 @@ t_card_del()
 }
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..10"
 t "setup: a simulated card with two ports" setup || {
-	for _ in 1 2 3 4 5 6 7; do
+	for _ in 1 2 3 4 5 6 7 8 9; do
 		num=$((num + 1))
 		echo "not ok $num skipped: no setup"
 		failed=$((failed + 1))
@@ -219,11 +273,13 @@ t "setup: a simulated card with two ports" setup || {
 	ktap_done
 	exit 1
 }
-t "a region per port, of class fpga_region, under the card" t_regions
+t "the card is a PCI function of fpga_sim's bus" t_pci_function
+t "a region per port, of class fpga_region, under the card's function" t_regions
 t "/dev/dfl-port.N and /dev/dfl-fme.N match their dev" t_nodes
 t "every attribute is in upstream's ABI, all a card like ours backs are there" t_documented
 t "attributes print as upstream's drivers print them" t_formats
 t "ltr and errors take what upstream takes, refuse the rest" t_writes
 t "the upstream-named nodes open" t_open
+t "removing the PCI function removes the card under an open port" t_pci_remove
 t "the regions and nodes go with the card" t_card_del
 ktap_done
