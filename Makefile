@@ -178,6 +178,8 @@ check-run: initramfs
 
 demo:
 	@scripts/deps.sh --check >/dev/null || scripts/deps.sh
+	@# First: initramfs finds OPAE_ROOT when make reads the Makefile
+	@$(MAKE) --no-print-directory opae
 	@$(MAKE) --no-print-directory modules user dkms-install initramfs
 	scripts/vm/run-vm --mode demo --kernel $(VMLINUZ) \
 		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name demo

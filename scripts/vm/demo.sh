@@ -3,8 +3,10 @@
 #
 # What "make demo" shows inside the VM: the modules loading from their DKMS
 # install, a simulated card being created and enumerated, and fpgactl
-# driving it: info, MMIO, a DMA loopback through the card's IOMMU, an
-# interrupt, error injection, and hot-unplug.
+# driving it: info, MMIO, a DMA loopback through the card's IOMMU counted
+# by perf on the card's PMU, an interrupt, error injection, OPAE's
+# fpgainfo and hello_fpga unchanged (when make opae built them), and
+# hot-unplug.
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; sh -c "$*"; }
 
 echo "== FPGA accelerator suite demo on $(uname -r) =="
@@ -15,10 +17,18 @@ step "ls /sys/bus/fpga_sim/devices/fpga_sim1/"
 step "fpgactl list"
 step "fpgactl info 0"
 step "fpgactl mmio read 0 0x0 --width 64    # the AFU's DFH (type 1 = AFU)"
-step "fpgactl dma loopback 0 --size 16M"
+step "perf stat -a -e fpga_pmu/dma_rd_bytes/,fpga_pmu/dma_wr_bytes/ -- fpgactl dma loopback 0 --size 16M"
 step "(sleep 0.5; fpgactl mmio write 0 0x180 1) & fpgactl irq wait 0 --timeout 5000"
 step "echo 0x4 > /sys/bus/fpga_sim/devices/fpga_sim1/port0/inject_error; fpgactl errors 0"
 step "fpgactl errors 0 --clear && fpgactl -j errors 0"
+if command -v hello_fpga > /dev/null; then
+	# OPAE finds the card by its PCI function: its ids are in fpga-tools' opae.cfg
+	export LIBOPAE_CFGFILE=/usr/share/fpga-suite/opae.cfg
+	step "fpgainfo port 2>&1 | grep -E 'PCIe s:b:d.f|Accelerator GUID'"
+	step "hello_fpga    # OPAE's sample, unchanged: NLB0 through /dev/dfl-port.N"
+else
+	echo "(OPAE's fpgainfo and hello_fpga are not in this image: make opae)"
+fi
 step "fpgactl sim add 9 7    # bad input gets a clear error"
 step "fpgactl sim del 1 && fpgactl list"
 step "modprobe -r fpga_port fpga_fme fpga_sim fpga_dfl && dmesg | grep -E 'WARNING:|BUG:|Oops' || echo 'kernel log clean'"
