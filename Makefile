@@ -100,8 +100,13 @@ user:
 selftests:
 	$(MAKE) -C selftests
 
+# Kernel modules only the kselftests load (for KDIR; the debug kernel's
+# in debug-modules)
+TEST_MODULE_DIRS := selftests/harness/warn_module selftests/fpga/squatter_module
+
 harness-module:
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/harness/warn_module modules
+	@for d in $(TEST_MODULE_DIRS); do \
+		$(MAKE) -C $(KDIR) M=$(CURDIR)/$$d modules || exit 1; done
 
 # What fpga-tools holds, and what "make install" puts on a machine: the
 # same files (debian/rules calls this with PREFIX=/usr)
@@ -228,17 +233,20 @@ debug-modules:
 		--exclude='.*.cmd' --exclude=modules.order --exclude=Module.symvers \
 		--include='/Kconfig' --include='/kernel/***' \
 		--include='/include/***' --include='/selftests/' \
-		--include='/selftests/harness/' \
-		--include='/selftests/harness/*_module/***' --exclude='*' \
+		--include='/selftests/harness/' --include='/selftests/fpga/' \
+		--include='/selftests/*/*_module/***' --exclude='*' \
 		./ $(DEBUG_BUILD)/src/
 	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_BUILD)/src/kernel KCFLAGS=-Werror \
 		$$(scripts/kconfig-defaults Kconfig $(DEBUG_KDIR)/include/config/auto.conf) modules
-	@for m in warn_module sanitizer_module; do \
-		$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_BUILD)/src/selftests/harness/$$m \
+	@for m in harness/warn_module harness/sanitizer_module fpga/squatter_module; do \
+		$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_BUILD)/src/selftests/$$m \
 			KCFLAGS=-Werror modules || exit 1; done
-	@rm -rf $(DEBUG_BUILD)/stage && mkdir -p $(DEBUG_BUILD)/stage/ksft/harness
+	@rm -rf $(DEBUG_BUILD)/stage && \
+		mkdir -p $(DEBUG_BUILD)/stage/ksft/harness $(DEBUG_BUILD)/stage/ksft/fpga
 	cp $(DEBUG_BUILD)/src/selftests/harness/*_module/*.ko \
 		$(DEBUG_BUILD)/stage/ksft/harness/
+	cp $(DEBUG_BUILD)/src/selftests/fpga/*_module/*.ko \
+		$(DEBUG_BUILD)/stage/ksft/fpga/
 
 # The debug stage comes last: its harness modules replace Debian's
 debug-initramfs: stage debug-modules
@@ -268,7 +276,7 @@ check-full:
 clean: clean-modules
 	$(MAKE) -C selftests clean
 	@if [ -f user/Makefile ]; then $(MAKE) -C user clean; fi
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/selftests/harness/warn_module clean
+	@for d in $(TEST_MODULE_DIRS); do $(MAKE) -C $(KDIR) M=$(CURDIR)/$$d clean; done
 	rm -rf $(BUILD)
 
 print-kver:

@@ -17,6 +17,8 @@
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/module.h>
+#include <linux/namei.h>
+#include <linux/path.h>
 #include <linux/slab.h>
 
 #include "dfl-core.h"
@@ -216,6 +218,33 @@ void fpga_dfl_node_del(struct fpga_dfl_node *node)
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_node_del);
 
+/* Whether @path names a directory (sysfs is where the answers are) */
+static bool fpga_dfl_dir_exists(const char *path)
+{
+	struct path p;
+
+	if (kern_path(path, LOOKUP_DIRECTORY, &p))
+		return false;
+	path_put(&p);
+	return true;
+}
+
+/*
+ * Another FPGA stack's class of the same name: class_register() would
+ * fail too, but only after sysfs logs a duplicate-name stack dump, and the
+ * driver core keeps its class list private.  So look first where sysfs
+ * shows classes; the -EEXIST check below still covers a race.
+ */
+static bool fpga_dfl_region_class_taken(void)
+{
+	if (!fpga_dfl_dir_exists("/sys/class/fpga_region"))
+		return false;
+	pr_warn("class fpga_region belongs to %s: no upstream DFL layout, only fpga_dfl's names\n",
+		fpga_dfl_dir_exists("/sys/module/fpga_region") ?
+		"module fpga_region" : "another module");
+	return true;
+}
+
 int fpga_dfl_regions_init(void)
 {
 	int ret;
@@ -224,9 +253,11 @@ int fpga_dfl_regions_init(void)
 		pr_info("this kernel has its own FPGA core (CONFIG_FPGA_REGION, module fpga_region): no upstream DFL layout, only fpga_dfl's names\n");
 		return 0;
 	}
+	if (fpga_dfl_region_class_taken())
+		return 0;
 	ret = class_register(&fpga_dfl_region_class);
 	if (ret == -EEXIST) {
-		pr_warn("class fpga_region is taken (the kernel's fpga_region module?): no upstream DFL layout, only fpga_dfl's names\n");
+		pr_warn("class fpga_region was registered meanwhile: no upstream DFL layout, only fpga_dfl's names\n");
 		return 0;
 	}
 	if (ret)

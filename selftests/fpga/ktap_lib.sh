@@ -38,3 +38,16 @@ ktap_done()
 	echo "# Totals: pass:$passed fail:$failed xfail:0 xpass:0 skip:$skipped error:0"
 	[ "$failed" -eq 0 ]
 }
+
+# ktap_no_setup TOTAL: setup (test 1) failed: tests 2..TOTAL fail unrun,
+# then the totals line; exits 1
+ktap_no_setup()
+{
+	while [ "$num" -lt "$1" ]; do
+		num=$((num + 1))
+		echo "not ok $num skipped: no setup"
+		failed=$((failed + 1))
+	done
+	ktap_done
+	exit 1
+}
