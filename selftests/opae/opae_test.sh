@@ -170,6 +170,18 @@ t_errors()
 		same "the port errors" "$T/err.got" "$T/err.want"
 }
 
+# nlb_card: the address of the first PCI card with an NLB0 port
+nlb_card()
+{
+	for p in $REGIONS/region*/dfl-port.*; do
+		bdf=$(bdf_of "${p%/*}")
+		[ "$bdf" != "$SIM_BDF" ] || continue
+		[ "$(guid "$(cat "$p/afu_id")")" = $NLB0_GUID ] || continue
+		echo "$bdf"
+		return
+	done
+}
+
 # hello CFG BDF: hello_fpga on BDF with OPAE's config CFG, its output in
 # $T/hello and in the diagnostics; its exit status
 hello()
@@ -186,18 +198,25 @@ said()
 	grep -q "$@" "$T/hello"
 }
 
+# hello_passes CFG BDF: hello_fpga on BDF says it passed (its exit status
+# is 0 even when the data differ: "Output does NOT match input at offset
+# N!")
+hello_passes()
+{
+	hello "$1" "$2" || { diag "hello_fpga on $2: status $?"; return 1; }
+	said "Done Running Test" || { diag "no 'Done Running Test'"; return 1; }
+	if said -i "not match\|error\|timed out"; then
+		diag "hello_fpga reported an error"
+		return 1
+	fi
+}
+
 # hello_fpga opens its accelerator exclusively: with the port open in
 # another process it must fail cleanly at the open, and not touch the AFU
 t_hello_busy()
 {
-	bdf=""
-	for p in $REGIONS/region*/dfl-port.*; do
-		[ "$(guid "$(cat "$p/afu_id")")" = $NLB0_GUID ] || continue
-		bdf=$(bdf_of "${p%/*}")
-		node=/dev/${p##*/}
-		break
-	done
-	[ -n "$bdf" ] || { diag "no NLB0 port"; return 1; }
+	bdf=$(nlb_card)
+	[ -n "$bdf" ] || { diag "no PCI card with NLB0"; return 1; }
 	# every NLB0 port of that card held, so that OPAE finds none free
 	fd=5
 	for p in $REGIONS/region*/dfl-port.*; do
@@ -210,7 +229,7 @@ t_hello_busy()
 	hello "$LIBOPAE_CFGFILE" "$bdf"
 	rc=$?
 	exec 5>&- 6>&-
-	[ $rc -ne 0 ] || { diag "hello_fpga on a busy $node: status 0"; return 1; }
+	[ $rc -ne 0 ] || { diag "hello_fpga on busy $bdf: status 0"; return 1; }
 	said "Error opening accelerator: resource busy" || {
 		diag "hello_fpga did not fail at the open with 'resource busy'"
 		return 1
@@ -221,31 +240,33 @@ t_hello_busy()
 	fi
 }
 
-# hello_fpga on the simulated card, with the opae.cfg fpga-tools ships:
-# it must say it passed (its exit status is 0 even when the data differ)
+# hello_fpga on the simulated card, with the opae.cfg fpga-tools ships
 t_hello_sim()
 {
 	[ -f "$SHIPPED_CFG" ] || { diag "$SHIPPED_CFG is not installed"; return 1; }
 	[ -n "$SIM_BDF" ] || { diag "the simulated card has no PCI function"; return 1; }
-	hello "$SHIPPED_CFG" "$SIM_BDF" ||
-		{ diag "hello_fpga on $SIM_BDF: status $?"; return 1; }
-	said "Done Running Test" || { diag "no 'Done Running Test'"; return 1; }
-	# "Output does NOT match input at offset N!" on a wrong copy
-	if said -i "not match\|error\|timed out"; then
-		diag "hello_fpga reported an error"
-		return 1
-	fi
+	hello_passes "$SHIPPED_CFG" "$SIM_BDF" || return 1
 	# and the NLB really copied: the card's own counter moved
 	n=$(cat "$SIM/devices/fpga_sim$SIM_ID/counters/dma_rd_bytes")
 	[ "$n" -gt 0 ] || { diag "the card's dma_rd_bytes is $n"; return 1; }
 }
 
+# hello_fpga on a PCI card: the host-side model (scripts/vm/dfl-model)
+# runs NLB0 in the guest's memory
+t_hello_pci()
+{
+	bdf=$(nlb_card)
+	[ -n "$bdf" ] || { diag "no PCI card with NLB0"; return 1; }
+	hello_passes "$LIBOPAE_CFGFILE" "$bdf"
+}
+
 setup
 echo "TAP version 13"
-echo "1..5"
+echo "1..6"
 t "fpgainfo fme lists every FME" t_fme
 t "fpgainfo port lists every port and AFU" t_port
 t "fpgainfo errors all shows the ports' errors" t_errors
 t "hello_fpga passes on the simulated card" t_hello_sim
+t "hello_fpga passes on a PCI card" t_hello_pci
 t "hello_fpga on a port open elsewhere is refused" t_hello_busy
 ktap_done
