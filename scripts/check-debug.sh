@@ -25,17 +25,20 @@ start=$(date +%s)
 # hot-unplug (loads and unloads, card removal with files open, mapped and
 # DMA in flight, driver switches), the short fuzz run, and of the fault
 # sweeps those of card creation and removal and of the port's calls, each
-# sweep cut to FAULT_SECONDS (a test's fixed cost, its kmemleak scans and
-# card set-up, is most of its time on this kernel).
+# sweep cut to FAULT_SECONDS, with no kmemleak scan per scenario
+# (FAULT_LEAK_SCAN=end: a scan costs about 25 s on this kernel, nine of
+# them were 7 minutes; the VM's closing scan still fails the run on a
+# leak, without naming the scenario).
 case "${DEBUG_SET:-full}" in
 full)
 	DEBUG_TESTS=${DEBUG_TESTS:-kunit fpga stress fault fuzz:fuzz_debug.sh}
 	;;
 ci)
-	DEBUG_TESTS=${DEBUG_TESTS:-kunit stress fpga:modules_test fpga:sim_test \
+	DEBUG_TESTS=${DEBUG_TESTS:-kunit stress fpga:modules_test fpga:sim_test fpga:fme_test \
 fpga:port_test fpga:uio_test fpga:pci_test fault:fault_card_test \
 fault:fault_port_test fuzz:fuzz_smoke.sh}
 	fault_seconds=${FAULT_SECONDS:-8}
+	fault_leak_scan=end
 	;;
 *)
 	echo "check-debug: DEBUG_SET is full or ci, not '$DEBUG_SET'"
@@ -85,7 +88,8 @@ for t in $DEBUG_TESTS; do
 done
 vm_kernel=$kdir/arch/x86/boot/bzImage
 vm_initrd=build/initramfs-debug.cpio
-vm_append="$($M -s print-debug-append)${fault_seconds:+ FAULT_SECONDS=$fault_seconds}"
+vm_append="$($M -s print-debug-append)${fault_seconds:+ FAULT_SECONDS=$fault_seconds}\
+${fault_leak_scan:+ FAULT_LEAK_SCAN=$fault_leak_scan}"
 timeout=${DEBUG_VM_TIMEOUT:-}
 vm_silence=$($M -s print-debug-silence)
 # Hard limits derived from the tests' own (DEBUG_VM_TIMEOUT replaces them)

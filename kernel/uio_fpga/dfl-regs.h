@@ -77,7 +77,34 @@
 #define FME_FEATURE_ID_GLOBAL_IPERF	0x3
 #define FME_FEATURE_ID_GLOBAL_ERR	0x4
 
-/* FME global error feature: its interrupt capability */
+/*
+ * FME global error feature.  The error registers are write-1-to-clear;
+ * each has a mask register 8 bytes below it.  RAS_ERROR_INJECT's bits
+ * 2:0 inject a catastrophic, a fatal and a non-fatal error, which show
+ * as the "injected" bits of the RAS status registers.
+ */
+#define FME_ERROR_MASK			0x08
+#define FME_ERROR			0x10
+#define FME_ERROR_MBP			BIT_ULL(6)
+#define FME_PCIE0_ERROR_MASK		0x18
+#define FME_PCIE0_ERROR			0x20
+#define FME_PCIE1_ERROR_MASK		0x28
+#define FME_PCIE1_ERROR			0x30
+#define FME_FIRST_ERROR			0x38
+#define FME_NEXT_ERROR			0x40
+#define FME_RAS_NONFAT_ERROR_MASK	0x48
+#define FME_RAS_NONFAT_ERROR		0x50
+#define FME_RAS_NONFAT_INJECTED_WARNING	BIT_ULL(6)
+#define FME_RAS_CATFAT_ERROR_MASK	0x58
+#define FME_RAS_CATFAT_ERROR		0x60
+#define FME_RAS_CATFAT_INJECTED_FATAL	BIT_ULL(8)
+#define FME_RAS_CATFAT_INJECTED_CATAST	BIT_ULL(11)
+#define FME_RAS_ERROR_INJECT		0x68
+#define FME_RAS_INJECT_CATAST		BIT_ULL(0)
+#define FME_RAS_INJECT_FATAL		BIT_ULL(1)
+#define FME_RAS_INJECT_NONFATAL		BIT_ULL(2)
+#define FME_RAS_INJECT_MASK		GENMASK_ULL(2, 0)
+/* Its interrupt capability */
 #define FME_ERROR_CAP			0x70
 #define FME_ERROR_CAP_SUPP_INT		BIT_ULL(0)
 #define FME_ERROR_CAP_INT_VECT		GENMASK_ULL(12, 1)

@@ -4,10 +4,10 @@
  *
  * /dev/fpga-fme.N answers the common ioctls of <linux/fpga-dfl.h> and the
  * FME error interrupt ioctls; sysfs shows the FME header (ports_num,
- * bitstream_id, ...).  Partial reconfiguration and SR-IOV port assignment
- * are not offered: those ioctls get -EINVAL, as upstream answers for a
- * feature the FME does not have.  A card with a counter bank gets a perf
- * PMU (fme-pmu.c).
+ * bitstream_id, ...) and the global errors (fme-error.c).  Partial
+ * reconfiguration and SR-IOV port assignment are not offered: those
+ * ioctls get -EINVAL, as upstream answers for a feature the FME does not
+ * have.  A card with a counter bank gets a perf PMU (fme-pmu.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -37,6 +37,7 @@
  * @excl:	opened with O_EXCL
  * @hdr:	FME header registers
  * @err_irqs:	the global error interrupt
+ * @err:	the global error registers (errors/ in sysfs)
  * @pmu:	perf PMU of the counter bank, or NULL
  */
 struct fpga_fme {
@@ -50,6 +51,7 @@ struct fpga_fme {
 	bool excl;
 	void __iomem *hdr;
 	struct fpga_dfl_irqs err_irqs;
+	struct fpga_fme_error err;
 	struct fpga_pmu *pmu;
 };
 
@@ -225,7 +227,23 @@ static struct attribute *fpga_fme_attrs[] = {
 	&dev_attr_socket_id.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(fpga_fme);
+
+static const struct attribute_group fpga_fme_group = {
+	.attrs	= fpga_fme_attrs,
+};
+
+static const struct attribute_group *fpga_fme_groups[] = {
+	&fpga_fme_group,
+	&fpga_fme_error_group,
+	NULL,
+};
+
+struct fpga_fme_error *fpga_fme_error_of(struct device *dev)
+{
+	struct fpga_fme *fme = dev_get_drvdata(dev);
+
+	return &fme->err;
+}
 
 static void fpga_fme_chardev_release(struct device *dev)
 {
@@ -286,10 +304,12 @@ static int fpga_fme_probe(struct fpga_dfl_device *fdev)
 	if (ret)
 		goto err_put;
 
+	fpga_fme_error_init(&fme->err, fdev);
+
 	fme->pmu = fpga_pmu_card_add(fdev);
 	if (IS_ERR(fme->pmu)) {
 		ret = PTR_ERR(fme->pmu);
-		goto err_free_irqs;
+		goto err_fini_errors;
 	}
 
 	dev_set_drvdata(&fdev->dev, fme);
@@ -303,7 +323,8 @@ static int fpga_fme_probe(struct fpga_dfl_device *fdev)
 
 err_remove_pmu:
 	fpga_pmu_card_remove(fme->pmu);
-err_free_irqs:
+err_fini_errors:
+	fpga_fme_error_fini(&fme->err);
 	fpga_dfl_irqs_free(&fme->err_irqs);
 err_put:
 	put_device(&fme->chardev);
@@ -320,6 +341,7 @@ static void fpga_fme_remove(struct fpga_dfl_device *fdev)
 	down_write(&fme->unplug);
 	fme->gone = true;
 	up_write(&fme->unplug);
+	fpga_fme_error_fini(&fme->err);
 	fpga_dfl_irqs_free(&fme->err_irqs);
 	put_device(&fme->chardev);
 }

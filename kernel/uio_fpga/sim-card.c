@@ -178,6 +178,7 @@ static int fpga_sim_model_thread(void *data)
 		bool busy = false;
 
 		fpga_sim_cntr_tick(sim);
+		busy |= fpga_sim_fme_error_step(sim);
 		for (n = 0; n < sim->num_ports; n++)
 			busy |= fpga_sim_port_step(sim, n);
 

@@ -10,6 +10,12 @@
  * (reset asserted, mask, write the value back, unmask, reset released)
  * therefore clears.
  *
+ * The FME's RAS error injection (RAS_ERROR_INJECT bits 2:0) is a level:
+ * while a bit is set, its "injected" bit shows in the RAS status
+ * register, and setting it raises the FME error interrupt unless that
+ * status bit is masked; clearing it (OPAE clears inject_errors by writing
+ * 0) clears the status bit.  Nothing else raises FME errors here.
+ *
  * The model thread and the sysfs knobs both change these registers; they
  * do so under sim->err_lock.
  */
@@ -141,3 +147,59 @@ void fpga_sim_error_reset(struct fpga_sim *sim, unsigned int n)
 	port->first_seen = 0;
 	mutex_unlock(&sim->err_lock);
 }
+
+/* What each RAS injection bit shows, and where */
+static const struct {
+	u64 inject;
+	size_t status_reg;
+	u64 status;
+} fpga_sim_fme_injections[] = {
+	{ FME_RAS_INJECT_CATAST, FME_RAS_CATFAT_ERROR,
+	  FME_RAS_CATFAT_INJECTED_CATAST },
+	{ FME_RAS_INJECT_FATAL, FME_RAS_CATFAT_ERROR,
+	  FME_RAS_CATFAT_INJECTED_FATAL },
+	{ FME_RAS_INJECT_NONFATAL, FME_RAS_NONFAT_ERROR,
+	  FME_RAS_NONFAT_INJECTED_WARNING },
+};
+
+/**
+ * fpga_sim_fme_error_step() - act on a change of the RAS injection bits
+ * @sim: the card
+ *
+ * Return: true if software changed them.
+ */
+bool fpga_sim_fme_error_step(struct fpga_sim *sim)
+{
+	size_t base = FPGA_SIM_FME_GLOBAL_ERR;
+	u64 inject = fpga_sim_read(sim, base + FME_RAS_ERROR_INJECT) &
+		     FME_RAS_INJECT_MASK;
+	bool irq = false;
+	unsigned int i;
+	u64 raised;
+
+	if (inject == sim->fme_injected)
+		return false;
+
+	mutex_lock(&sim->err_lock);
+	raised = inject & ~sim->fme_injected;
+	for (i = 0; i < ARRAY_SIZE(fpga_sim_fme_injections); i++) {
+		size_t reg = base + fpga_sim_fme_injections[i].status_reg;
+		u64 status = fpga_sim_fme_injections[i].status;
+		u64 cur = fpga_sim_read(sim, reg);
+		/* The mask register is the one below the status register */
+		u64 mask = fpga_sim_read(sim, reg - 8);
+
+		if (inject & fpga_sim_fme_injections[i].inject)
+			fpga_sim_write(sim, reg, cur | status);
+		else
+			fpga_sim_write(sim, reg, cur & ~status);
+		if (raised & fpga_sim_fme_injections[i].inject && !(mask & status))
+			irq = true;
+	}
+	sim->fme_injected = inject;
+	if (irq && sim->live)
+		fpga_sim_irq_raise(sim, FPGA_SIM_FME_ERR_VEC(sim->num_ports));
+	mutex_unlock(&sim->err_lock);
+	return true;
+}
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_fme_error_step);

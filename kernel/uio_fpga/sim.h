@@ -137,6 +137,7 @@ struct fpga_sim_port {
  * @err_lock:	serialises changes of the port error registers by the model
  *		thread and the sysfs knobs; protects @live
  * @live:	interrupts and model may be used (false once teardown began)
+ * @fme_injected: the RAS injection bits the model last acted on
  * @cntr_lock:	serialises counter updates (one writer at a time)
  * @t0:		when the counter bank's clock was 0
  * @irq:	interrupt controller
@@ -162,6 +163,7 @@ struct fpga_sim {
 	/* Port error registers (model side) and @live */
 	struct mutex err_lock;
 	bool live;
+	u64 fme_injected;
 	/* Counter bank updates */
 	spinlock_t cntr_lock;
 	ktime_t t0;
@@ -262,6 +264,7 @@ bool fpga_sim_error_step(struct fpga_sim *sim, unsigned int n);
 void fpga_sim_error_raise(struct fpga_sim *sim, unsigned int n, u64 bits);
 int fpga_sim_error_inject(struct fpga_sim *sim, unsigned int n, u64 bits);
 void fpga_sim_error_reset(struct fpga_sim *sim, unsigned int n);
+bool fpga_sim_fme_error_step(struct fpga_sim *sim);
 
 /* sim-counters.c */
 void fpga_sim_cntr_layout(struct fpga_sim *sim, size_t next, bool eol);

@@ -129,6 +129,19 @@ static inline void kmemleak_clear(void)
 }
 
 /*
+ * FAULT_LEAK_SCAN=end: no scan per scenario; the VM's closing scan (run
+ * after every test, see scripts/vm/init) still fails the run on a leak,
+ * without naming the scenario.  A scan under KASAN costs half a minute,
+ * which CI's sample of the sweeps cannot afford nine times.
+ */
+static inline int kmemleak_per_scenario(void)
+{
+	const char *env = getenv("FAULT_LEAK_SCAN");
+
+	return !env || strcmp(env, "end");
+}
+
+/*
  * Scan and count the unreferenced objects whose allocation backtrace
  * runs through one of the suite's modules; print them.  An object is
  * only reported once it is 5 s old, hence the wait.
@@ -146,6 +159,10 @@ static inline int kmemleak_ours(void)
 
 	if (!kmemleak_present())
 		return 0;
+	if (!kmemleak_per_scenario()) {
+		printf("# leaks: left to the closing scan (FAULT_LEAK_SCAN=end)\n");
+		return 0;
+	}
 	sleep(6);
 	sysfs_write(KMEMLEAK, "scan");
 	f = fopen(KMEMLEAK, "r");

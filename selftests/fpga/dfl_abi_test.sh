@@ -167,8 +167,8 @@ t_nodes()
 }
 
 # Every file is one upstream documents; every one a card like ours backs
-# is there.  Not backed: the FME's errors/ and hwmon/ (the simulated and
-# the PCI model have no global error or thermal registers), the port's
+# is there.  Not backed: the FME's hwmon/ (the simulated and the PCI
+# model have no thermal or power registers), the port's
 # ap1_event/ap2_event (no power management) and userclk_* (no user clock).
 t_documented()
 {
@@ -185,7 +185,11 @@ t_documented()
 		 "port errors/errors" "port errors/first_error" \
 		 "port errors/first_malformed_req" "fme ports_num" \
 		 "fme bitstream_id" "fme bitstream_metadata" "fme cache_size" \
-		 "fme fabric_version" "fme socket_id" "region compat_id"; do
+		 "fme fabric_version" "fme socket_id" "fme errors/fme_errors" \
+		 "fme errors/pcie0_errors" "fme errors/pcie1_errors" \
+		 "fme errors/nonfatal_errors" "fme errors/catfatal_errors" \
+		 "fme errors/inject_errors" "fme errors/first_error" \
+		 "fme errors/next_error" "region compat_id"; do
 		grep -qx "$f" "$T/abi" || { diag "upstream does not document $f"; return 1; }
 		grep -qx "$f" "$T/ours" || { diag "missing: $f"; return 1; }
 	done
@@ -213,6 +217,10 @@ t_formats()
 	like cache_size "$f/cache_size" '[0-9]+' &&
 	like fabric_version "$f/fabric_version" '[0-9]+' &&
 	like socket_id "$f/socket_id" '[01]' || return 1
+	for e in fme_errors pcie0_errors pcie1_errors nonfatal_errors \
+		 catfatal_errors inject_errors first_error next_error; do
+		like "errors/$e" "$f/errors/$e" '0x[0-9a-f]+' || return 1
+	done
 	# A container region has no compat id: reading it fails, as upstream
 	if cat "$r/compat_id" > /dev/null 2>&1; then
 		diag "compat_id of a container region reads"

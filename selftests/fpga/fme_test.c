@@ -2,6 +2,8 @@
 /*
  * /dev/fpga-fme.N and the FME's sysfs on a simulated card.
  */
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <linux/fpga-dfl.h>
 
@@ -100,6 +102,119 @@ TEST_F(fme, unplug_with_file_open)
 	EXPECT_EQ(ENODEV, errno);
 	EXPECT_EQ(0, close(self->fd));
 	self->fd = -1;
+}
+
+/* errors/NAME of the FME: its value, or -1 */
+static long long fme_error(const char *sysfs, const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/errors/%s", sysfs, name);
+	return sysfs_read_num(path);
+}
+
+static int fme_error_write(const char *sysfs, const char *name,
+			   const char *val)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/errors/%s", sysfs, name);
+	return sysfs_write(path, val);
+}
+
+/* Until errors/NAME reads @want (the model acts within a poll period) */
+static long long fme_error_wait(const char *sysfs, const char *name,
+				long long want)
+{
+	long long v = -1;
+
+	for (int i = 0; i < 200; i++) {
+		v = fme_error(sysfs, name);
+		if (v == want)
+			break;
+		usleep(10000);
+	}
+	return v;
+}
+
+/*
+ * inject_errors, as OPAE's hello_events uses it: each injection bit shows
+ * as its "injected" status bit (catastrophic: catfatal bit 11, fatal:
+ * catfatal bit 8, non-fatal: nonfatal bit 6) and raises the FME error
+ * interrupt; writing 0 clears them.  Both names show the same files.
+ */
+TEST_F(fme, inject_errors_raise_and_clear)
+{
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = 0, .count = 1 } };
+	struct pollfd pfd = { .events = POLLIN };
+	uint64_t n;
+
+	EXPECT_EQ(0, fme_error(self->sysfs, "inject_errors"));
+	EXPECT_EQ(0, fme_error(self->sysfs, "catfatal_errors"));
+	EXPECT_EQ(0, fme_error(self->sysfs, "nonfatal_errors"));
+	set.fd = eventfd(0, EFD_NONBLOCK);
+	ASSERT_GE(set.fd, 0);
+	pfd.fd = set.fd;
+	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_FME_ERR_SET_IRQ, &set));
+
+	ASSERT_EQ(0, fme_error_write(self->sysfs, "inject_errors", "0x2"));
+	EXPECT_EQ(2, fme_error(self->sysfs, "inject_errors"));
+	EXPECT_EQ(1 << 8, fme_error_wait(self->sysfs, "catfatal_errors", 1 << 8));
+	EXPECT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("no FME error interrupt");
+	EXPECT_EQ(sizeof(n), read(set.fd, &n, sizeof(n)));
+
+	ASSERT_EQ(0, fme_error_write(self->sysfs, "inject_errors", "5"));
+	EXPECT_EQ(1 << 11, fme_error_wait(self->sysfs, "catfatal_errors", 1 << 11));
+	EXPECT_EQ(1 << 6, fme_error(self->sysfs, "nonfatal_errors"));
+	EXPECT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("no interrupt for the second");
+
+	ASSERT_EQ(0, fme_error_write(self->sysfs, "inject_errors", "0"));
+	EXPECT_EQ(0, fme_error_wait(self->sysfs, "catfatal_errors", 0));
+	EXPECT_EQ(0, fme_error(self->sysfs, "nonfatal_errors"));
+	close(set.fd);
+}
+
+/*
+ * Upstream's write semantics: inject_errors takes 0..7 (base 0), an
+ * error file takes only its current value (which clears it), and
+ * anything else is -EINVAL; the read-only files take nothing.
+ */
+TEST_F(fme, error_files_refuse_bad_input)
+{
+	static const char *const bad_inject[] = { "8", "0x10", "-1", "abc" };
+	static const char *const clearable[] = {
+		"fme_errors", "pcie0_errors", "pcie1_errors",
+	};
+	static const char *const read_only[] = {
+		"nonfatal_errors", "catfatal_errors", "first_error", "next_error",
+	};
+	char val[32];
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad_inject); i++) {
+		EXPECT_EQ(-EINVAL, fme_error_write(self->sysfs, "inject_errors",
+						   bad_inject[i]))
+			TH_LOG("inject_errors took '%s'", bad_inject[i]);
+	}
+	EXPECT_EQ(0, fme_error(self->sysfs, "inject_errors"));
+	for (size_t i = 0; i < ARRAY_SIZE(clearable); i++) {
+		long long cur = fme_error(self->sysfs, clearable[i]);
+
+		ASSERT_GE(cur, 0);
+		snprintf(val, sizeof(val), "%#llx", cur + 1);
+		EXPECT_EQ(-EINVAL, fme_error_write(self->sysfs, clearable[i], val))
+			TH_LOG("%s took %s", clearable[i], val);
+		EXPECT_EQ(-EINVAL, fme_error_write(self->sysfs, clearable[i], "x"));
+		snprintf(val, sizeof(val), "%lld", cur);
+		EXPECT_EQ(0, fme_error_write(self->sysfs, clearable[i], val))
+			TH_LOG("%s refused its current value %s", clearable[i], val);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(read_only); i++) {
+		EXPECT_NE(0, fme_error_write(self->sysfs, read_only[i], "0"))
+			TH_LOG("%s is writable", read_only[i]);
+	}
 }
 
 TEST_HARNESS_MAIN
