@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Build the parts of the OPAE SDK the interoperability tests run (libopae-c,
-# its xfpga plugin, fpgainfo, hello_fpga) from the unmodified snapshot in
-# ../shared/third_party, offline, and install them under a root of their
-# own (prefix /usr) for the VM's initramfs.  OPAE is a test client, not
+# its xfpga plugin, fpgainfo, hello_fpga, hello_events) from the
+# unmodified snapshot in ../shared/third_party, offline, and install them
+# under a root of their own (prefix /usr) for the VM's initramfs.  OPAE is a test client, not
 # part of the suite: the build is cached outside the repository, keyed by
 # the snapshot and this script, like the debug kernel.
 #
@@ -36,6 +36,7 @@ root=$dir/root
 complete()
 {
 	[ -x "$root/usr/bin/fpgainfo" ] && [ -x "$root/usr/bin/hello_fpga" ] &&
+		[ -x "$root/usr/bin/hello_events" ] &&
 		ls "$root"/usr/lib*/*/opae/libxfpga.so "$root"/usr/lib*/opae/libxfpga.so \
 			2>/dev/null | grep -q . &&
 		[ -f "$dir/done" ]
@@ -67,11 +68,13 @@ echo "opae-build: building OPAE from $(basename "$tarball") in $tmp (log: $log)"
 		-DOPAE_WITH_CLI11=OFF -DOPAE_WITH_SPDLOG=OFF \
 		-DOPAE_WITH_LIBEDIT=OFF -DOPAE_WITH_PYBIND11=OFF \
 		-DOPAE_WITH_HWLOC=OFF -DOPAE_WITH_TBB=OFF -DOPAE_WITH_NUMA=OFF
-	make -C "$tmp/build" -j"$(nproc)" xfpga opaeuio hello_fpga fpgainfo
+	make -C "$tmp/build" -j"$(nproc)" xfpga opaeuio hello_fpga hello_events \
+		fpgainfo
 	# Only the directories of what was built: a whole install would
 	# build the rest and run OPAE's pip steps
 	for d in libraries/libopae-c libraries/libopaeuio \
-		libraries/plugins/xfpga binaries/fpgainfo samples/hello_fpga; do
+		libraries/plugins/xfpga binaries/fpgainfo samples/hello_fpga \
+		samples/hello_events; do
 		DESTDIR=$tmp/root cmake -P "$tmp/build/$d/cmake_install.cmake"
 	done
 	# The VM runs them: no headers or sources

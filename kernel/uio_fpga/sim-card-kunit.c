@@ -334,11 +334,62 @@ static void sim_error_inject(struct kunit *test)
 			BIT_ULL(2));
 }
 
+static size_t fme_err_reg(size_t reg)
+{
+	return FPGA_SIM_FME_GLOBAL_ERR + reg;
+}
+
+/*
+ * RAS injection is a level: each bit shows its status bit while set,
+ * raises the FME error vector when set unless that bit is masked, and
+ * its status bit goes when it is cleared
+ */
+static void sim_error_fme_inject(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	unsigned int vec = FPGA_SIM_FME_ERR_VEC(NUM_PORTS);
+
+	KUNIT_EXPECT_FALSE(test, fpga_sim_fme_error_step(sim));
+
+	/* Non-fatal, masked: shown, no interrupt */
+	fpga_sim_write(sim, fme_err_reg(FME_RAS_NONFAT_ERROR_MASK),
+		       FME_RAS_NONFAT_INJECTED_WARNING);
+	fpga_sim_write(sim, fme_err_reg(FME_RAS_ERROR_INJECT),
+		       FME_RAS_INJECT_NONFATAL);
+	KUNIT_EXPECT_TRUE(test, fpga_sim_fme_error_step(sim));
+	irq_work_sync(&sim->irq.work);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, fme_err_reg(FME_RAS_NONFAT_ERROR)),
+			FME_RAS_NONFAT_INJECTED_WARNING);
+	KUNIT_EXPECT_FALSE(test, test_bit(vec, sim->irq.pending));
+	KUNIT_EXPECT_FALSE(test, fpga_sim_fme_error_step(sim));
+
+	/* Fatal added, unmasked: its bit and the FME's vector */
+	fpga_sim_write(sim, fme_err_reg(FME_RAS_ERROR_INJECT),
+		       FME_RAS_INJECT_NONFATAL | FME_RAS_INJECT_FATAL);
+	KUNIT_EXPECT_TRUE(test, fpga_sim_fme_error_step(sim));
+	irq_work_sync(&sim->irq.work);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, fme_err_reg(FME_RAS_CATFAT_ERROR)),
+			FME_RAS_CATFAT_INJECTED_FATAL);
+	KUNIT_EXPECT_TRUE(test, test_bit(vec, sim->irq.pending));
+	KUNIT_EXPECT_EQ(test, bitmap_weight(sim->irq.pending, sim->irq.num), 1);
+
+	/* 0 ends both; other bits of the status registers stay */
+	fpga_sim_write(sim, fme_err_reg(FME_RAS_CATFAT_ERROR),
+		       FME_RAS_CATFAT_INJECTED_FATAL | BIT_ULL(2));
+	fpga_sim_write(sim, fme_err_reg(FME_RAS_ERROR_INJECT), 0);
+	KUNIT_EXPECT_TRUE(test, fpga_sim_fme_error_step(sim));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, fme_err_reg(FME_RAS_NONFAT_ERROR)), 0);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, fme_err_reg(FME_RAS_CATFAT_ERROR)),
+			BIT_ULL(2));
+}
+
 static struct kunit_case sim_error_cases[] = {
 	KUNIT_CASE(sim_error_first),
 	KUNIT_CASE(sim_error_w1c),
 	KUNIT_CASE(sim_error_irq),
 	KUNIT_CASE(sim_error_inject),
+	KUNIT_CASE(sim_error_fme_inject),
 	{}
 };
 

@@ -20,12 +20,15 @@ ID2=$((ID + 1000))
 T=$(mktemp -d) || exit 1
 CARD_ADDED=""
 CARD2_ADDED=""
+# The cards that fill fpga_sim's PCI bus (t_pci_full)
+FILL_IDS=""
 
 cleanup()
 {
 	exec 5<&-
 	[ -n "$CARD_ADDED" ] && echo "$ID" > $SIM/del_device 2>/dev/null
 	[ -n "$CARD2_ADDED" ] && echo "$ID2" > $SIM/del_device 2>/dev/null
+	for id in $FILL_IDS; do echo "$id" > $SIM/del_device; done 2>/dev/null
 	modprobe -r fpga_fme fpga_port fpga_sim fpga_dfl 2>/dev/null
 	rm -rf "$T"
 }
@@ -257,6 +260,45 @@ t_open()
 	exec 5<&-
 }
 
+# fpga_sim's bus has 32 slots: a card made when all are taken works
+# without a PCI function (its regions under the card's own device), and
+# a slot freed by a deleted card serves the next card
+t_pci_full()
+{
+	full=""
+	for i in $(seq 40); do
+		id=$((ID2 + i))
+		echo "$id 1" > $SIM/new_device || return 1
+		FILL_IDS="$FILL_IDS $id"
+		[ -e "$SIM/devices/fpga_sim$id/pci_function" ] || { full=$id; break; }
+	done
+	[ -n "$full" ] || { diag "40 cards, all with a PCI function"; return 1; }
+	card=$SIM/devices/fpga_sim$full
+	port=$(ls -d "$card"/fpga-port.* 2>/dev/null | sed 's/.*\.//')
+	[ -n "$port" ] && [ -c "/dev/fpga-port.$port" ] ||
+		{ diag "card $full (no slot) has no working port"; return 1; }
+	r=$(region_of "dfl-port.$port")
+	[ -n "$r" ] || { diag "dfl-port.$port of card $full is in no region"; return 1; }
+	case "$(readlink -f "$r")" in
+	*/fpga_sim$full/*) ;;
+	*) diag "${r##*/} is not under card $full: $(readlink -f "$r")"; return 1 ;;
+	esac
+	echo "$full" > $SIM/del_device || return 1
+	first=${FILL_IDS# }
+	first=${first%% *}
+	echo "$first" > $SIM/del_device || return 1
+	FILL_IDS=$(echo "$FILL_IDS" | tr ' ' '\n' | grep -vx -e "$full" -e "$first")
+	id=$((ID2 + 41))
+	echo "$id 1" > $SIM/new_device || return 1
+	FILL_IDS="$FILL_IDS $id"
+	[ -e "$SIM/devices/fpga_sim$id/pci_function" ] ||
+		{ diag "a freed slot did not serve card $id"; return 1; }
+	for id in $FILL_IDS; do
+		echo "$id" > $SIM/del_device || return 1
+	done
+	FILL_IDS=""
+}
+
 # With the card, its regions and nodes go
 t_card_del()
 {
@@ -271,8 +313,8 @@ t_card_del()
 }
 
 echo "TAP version 13"
-echo "1..10"
-t "setup: a simulated card with two ports" setup || ktap_no_setup 10
+echo "1..11"
+t "setup: a simulated card with two ports" setup || ktap_no_setup 11
 t "the card is a PCI function of fpga_sim's bus" t_pci_function
 t "a region per port, of class fpga_region, under the card's function" t_regions
 t "/dev/dfl-port.N and /dev/dfl-fme.N match their dev" t_nodes
@@ -281,5 +323,6 @@ t "attributes print as upstream's drivers print them" t_formats
 t "ltr and errors take what upstream takes, refuse the rest" t_writes
 t "the upstream-named nodes open" t_open
 t "removing the PCI function removes the card under an open port" t_pci_remove
+t "a card made with every PCI slot taken works without a function" t_pci_full
 t "the regions and nodes go with the card" t_card_del
 ktap_done

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# OPAE's own tools, unchanged, on our drivers: fpgainfo and hello_fpga
-# (built from the OPAE SDK by scripts/opae-build.sh and put in the VM
+# OPAE's own tools, unchanged, on our drivers: fpgainfo, hello_fpga and
+# hello_events (built from the OPAE SDK by scripts/opae-build.sh, in the VM
 # beside this test) on a simulated card (a PCI function of fpga_sim's
 # bus) and on the PCI cards of the VM (QEMU ivshmem functions bound to
 # fpga_dfl_pci).  What they print is compared with what sysfs says of
@@ -87,7 +87,7 @@ same()
 
 setup()
 {
-	for tool in fpgainfo hello_fpga; do
+	for tool in fpgainfo hello_fpga hello_events; do
 		command -v $tool > /dev/null || {
 			echo "1..0 # SKIP no $tool: OPAE is not in this image (make opae)"
 			exit "$KSFT_SKIP"
@@ -343,13 +343,33 @@ t_hello_pci()
 	hello_passes "$LIBOPAE_CFGFILE" "$bdf"
 }
 
+# hello_events on the simulated card: OPAE registers an eventfd for the
+# FME's error interrupt, injects a fatal error through inject_errors 5 s
+# later, must see the interrupt, then writes 0; the error is gone after
+t_hello_events()
+{
+	[ -n "$SIM_BDF" ] || { diag "the simulated card has no PCI function"; return 1; }
+	LIBOPAE_CFGFILE=$SHIPPED_CFG hello_events "$SIM_BDF" > "$T/events" 2>&1
+	rc=$?
+	diag "$(cat "$T/events")"
+	[ $rc -eq 0 ] || { diag "hello_events: status $rc"; return 1; }
+	grep -q "^FME Interrupt occurred" "$T/events" &&
+		grep -q "Successfully tested Register/Unregister for FME events" \
+			"$T/events" || { diag "no interrupt, or no success line"; return 1; }
+	fme=$(ls -d "$REGIONS"/region*/dfl-fme.* | while read -r f; do
+		[ "$(bdf_of "${f%/*}")" = "$SIM_BDF" ] && echo "$f"; done)
+	fme_error_wait "$fme" inject_errors 0x0 &&
+		fme_error_wait "$fme" catfatal_errors 0x0
+}
+
 setup
 echo "TAP version 13"
-echo "1..6"
+echo "1..7"
 t "fpgainfo fme lists every FME" t_fme
 t "fpgainfo port lists every port and AFU" t_port
 t "fpgainfo errors all shows the FMEs' and ports' errors" t_errors
 t "hello_fpga passes on the simulated card" t_hello_sim
 t "hello_fpga passes on a PCI card" t_hello_pci
 t "hello_fpga on a port open elsewhere is refused" t_hello_busy
+t "hello_events sees the FME error interrupt of an injected error" t_hello_events
 ktap_done
