@@ -236,8 +236,13 @@ debug-modules:
 		--include='/selftests/harness/' --include='/selftests/fpga/' \
 		--include='/selftests/*/*_module/***' --exclude='*' \
 		./ $(DEBUG_BUILD)/src/
-	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_BUILD)/src/kernel KCFLAGS=-Werror \
-		$$(scripts/kconfig-defaults Kconfig $(DEBUG_KDIR)/include/config/auto.conf) modules
+	@# W=1 and sparse here too: the KUnit modules are built only here
+	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_BUILD)/src/kernel W=1 C=1 KCFLAGS=-Werror \
+		$$(scripts/kconfig-defaults Kconfig $(DEBUG_KDIR)/include/config/auto.conf) \
+		modules > $(DEBUG_BUILD)/modules.log 2>&1; \
+		rc=$$?; cat $(DEBUG_BUILD)/modules.log; \
+		if [ $$rc -ne 0 ] || grep -iE 'warning:|error:' $(DEBUG_BUILD)/modules.log; then \
+			echo "debug-modules: failed or diagnostics above"; exit 1; fi
 	@for m in harness/warn_module harness/sanitizer_module fpga/squatter_module; do \
 		$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_BUILD)/src/selftests/$$m \
 			KCFLAGS=-Werror modules || exit 1; done

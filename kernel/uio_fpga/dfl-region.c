@@ -7,13 +7,19 @@
  * xfpga plugin looks.
  *
  * OPAE keeps one FME and one port per region, so each port gets a region
- * of its own; the FME sits in the first one.  A kernel with its own FPGA
- * core owns the class: then there is no upstream layout, only our names.
+ * of its own; the FME sits in the first one.
+ *
+ * Whose class: a kernel built with CONFIG_FPGA_REGION has it in its
+ * fpga_region module, and our regions are registered there (without a
+ * manager, as upstream's dfl-pci registers its container region); on
+ * other kernels (Debian's) the class is ours.  Where the upstream DFL
+ * drivers are present the upstream names are theirs: no layout from us.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/fpga/fpga-region.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
 #include <linux/module.h>
@@ -27,6 +33,9 @@
 
 static DEFINE_IDA(fpga_dfl_region_ida);
 static bool fpga_dfl_regions_on;
+
+/* The kernel's class, when it has one, else ours (class_register()ed) */
+#define FPGA_DFL_KERNEL_REGIONS	IS_ENABLED(CONFIG_FPGA_REGION)
 
 /**
  * struct fpga_dfl_region - a region device
@@ -66,8 +75,8 @@ static void fpga_dfl_region_release(struct device *dev)
 	kfree(region);
 }
 
-/* A region under @parent, or NULL (and a message) if none can be made */
-static struct device *fpga_dfl_region_add(struct device *parent)
+/* A region of our class under @parent, or NULL */
+static struct device *fpga_dfl_own_region_add(struct device *parent)
 {
 	struct fpga_dfl_region *region;
 	int ret;
@@ -94,6 +103,38 @@ static struct device *fpga_dfl_region_add(struct device *parent)
 		return NULL;
 	}
 	return &region->dev;
+}
+
+/* A region of the kernel's class under @parent, or NULL */
+static struct device *fpga_dfl_kernel_region_add(struct device *parent)
+{
+	/* No manager: a container region, it cannot be programmed */
+	const struct fpga_region_info info = {};
+	struct fpga_region *region;
+
+	region = fpga_region_register_full(parent, &info);
+	if (IS_ERR(region)) {
+		dev_warn(parent, "cannot register an fpga_region: %ld\n",
+			 PTR_ERR(region));
+		return NULL;
+	}
+	return &region->dev;
+}
+
+/* A region under @parent, or NULL (and a message) if none can be made */
+static struct device *fpga_dfl_region_add(struct device *parent)
+{
+	if (FPGA_DFL_KERNEL_REGIONS)
+		return fpga_dfl_kernel_region_add(parent);
+	return fpga_dfl_own_region_add(parent);
+}
+
+static void fpga_dfl_region_del(struct device *region)
+{
+	if (FPGA_DFL_KERNEL_REGIONS)
+		fpga_region_unregister(to_fpga_region(region));
+	else
+		device_unregister(region);
 }
 
 /* A region under the card (region_parent), kept in @card to be removed */
@@ -139,7 +180,7 @@ void fpga_dfl_regions_add(struct fpga_dfl_card *card)
 void fpga_dfl_regions_del(struct fpga_dfl_card *card)
 {
 	while (card->num_regions)
-		device_unregister(card->regions[--card->num_regions]);
+		fpga_dfl_region_del(card->regions[--card->num_regions]);
 }
 
 static void fpga_dfl_node_release(struct device *dev)
@@ -158,8 +199,8 @@ static void fpga_dfl_node_release(struct device *dev)
  * @drvdata: the driver's object, for the attributes and open()
  * @holder: the device whose release frees @drvdata
  *
- * Without a region (a kernel with its own FPGA core) there is nothing to
- * add.  A failure costs only the upstream name, so it is reported here
+ * Without a region (the upstream names belong to another stack) there is
+ * nothing to add.  A failure costs only the upstream name, so it is reported here
  * and the driver goes on.
  *
  * Return: the node, or NULL.
@@ -230,6 +271,24 @@ static bool fpga_dfl_dir_exists(const char *path)
 }
 
 /*
+ * The upstream DFL drivers (module dfl registers bus "dfl") make
+ * dfl-fme.N and dfl-port.N themselves: ours would take their /dev names.
+ */
+static bool fpga_dfl_upstream_dfl_present(void)
+{
+	if (IS_ENABLED(CONFIG_FPGA_DFL)) {
+		pr_info("this kernel has its own DFL drivers (CONFIG_FPGA_DFL, module dfl): the upstream names are theirs, only fpga_dfl's names here\n");
+		return true;
+	}
+	if (!fpga_dfl_dir_exists("/sys/bus/dfl"))
+		return false;
+	pr_warn("bus dfl belongs to %s: the upstream names are its, only fpga_dfl's names here\n",
+		fpga_dfl_dir_exists("/sys/module/dfl") ?
+		"module dfl (the upstream DFL drivers)" : "another module");
+	return true;
+}
+
+/*
  * Another FPGA stack's class of the same name: class_register() would
  * fail too, but only after sysfs logs a duplicate-name stack dump, and the
  * driver core keeps its class list private.  So look first where sysfs
@@ -249,8 +308,12 @@ int fpga_dfl_regions_init(void)
 {
 	int ret;
 
-	if (IS_ENABLED(CONFIG_FPGA_REGION)) {
-		pr_info("this kernel has its own FPGA core (CONFIG_FPGA_REGION, module fpga_region): no upstream DFL layout, only fpga_dfl's names\n");
+	if (fpga_dfl_upstream_dfl_present())
+		return 0;
+	if (FPGA_DFL_KERNEL_REGIONS) {
+		/* A dependency of ours: loaded, its class registered */
+		pr_info("upstream DFL layout in the kernel's class fpga_region (module fpga_region)\n");
+		fpga_dfl_regions_on = true;
 		return 0;
 	}
 	if (fpga_dfl_region_class_taken())
@@ -268,6 +331,6 @@ int fpga_dfl_regions_init(void)
 
 void fpga_dfl_regions_exit(void)
 {
-	if (fpga_dfl_regions_on)
+	if (fpga_dfl_regions_on && !FPGA_DFL_KERNEL_REGIONS)
 		class_unregister(&fpga_dfl_region_class);
 }

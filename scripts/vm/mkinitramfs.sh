@@ -91,11 +91,16 @@ if [ -n "${MODULES_DIR:-}" ]; then
 		-exec cp {} "$root$moddir/updates/dkms/" \;
 	find "$MODULES_DIR" -name '*_kunit.ko' \
 		-exec cp {} "$root$moddir/updates/kunit/" \;
+	# What they need of the kernel's own modules (fpga_region where the
+	# kernel has it), not each other (the tree holds its own build of them)
+	deps=$(find "$MODULES_DIR" -name '*.ko' -exec modinfo -F depends {} \; |
+		tr ',' '\n' | sort -u | grep -vxF "$(find "$MODULES_DIR" \
+		-name '*.ko' -exec basename {} .ko \;)")
 elif [ -d "$hostmoddir/updates/dkms" ]; then
 	ours=$(find "$hostmoddir/updates/dkms" -name '*.ko*' -exec basename {} \; |
 		sed 's/\.ko.*//')
 fi
-for mod in $ours $EXTRA_MODULES; do
+for mod in $ours ${deps:-} $EXTRA_MODULES; do
 	modprobe ${modroot:+-d "$modroot"} -S "$kver" --show-depends "$mod" \
 		2>/dev/null | awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r ko; do

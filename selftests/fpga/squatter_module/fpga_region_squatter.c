@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fpga_region_squatter: registers a class named "fpga_region" and nothing
- * else, as another FPGA stack (the kernel's own fpga_region module, on a
- * kernel built with CONFIG_FPGA_REGION) would.  For dfl_collision_test.sh:
+ * else, as another FPGA stack's fpga_region module (built out of tree for
+ * a kernel without CONFIG_FPGA_REGION) would.  For dfl_collision_test.sh:
  * fpga_dfl loaded after it must say so and go on with its own names only.
  * Built only for the tests, never installed by DKMS.
  */
