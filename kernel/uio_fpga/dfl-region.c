@@ -200,8 +200,8 @@ static void fpga_dfl_node_release(struct device *dev)
  * @holder: the device whose release frees @drvdata
  *
  * Without a region (the upstream names belong to another stack) there is
- * nothing to add.  A failure costs only the upstream name, so it is reported here
- * and the driver goes on.
+ * nothing to add.  A failure costs only the upstream name, so it is
+ * reported here and the driver goes on.
  *
  * Return: the node, or NULL.
  */
@@ -270,6 +270,15 @@ static bool fpga_dfl_dir_exists(const char *path)
 	return true;
 }
 
+/* Who registered what we found: @module if it is loaded, else unknown */
+static const char *fpga_dfl_owner(const char *module, const char *what)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/module/%s", module);
+	return fpga_dfl_dir_exists(path) ? what : "another module";
+}
+
 /*
  * The upstream DFL drivers (module dfl registers bus "dfl") make
  * dfl-fme.N and dfl-port.N themselves: ours would take their /dev names.
@@ -283,8 +292,7 @@ static bool fpga_dfl_upstream_dfl_present(void)
 	if (!fpga_dfl_dir_exists("/sys/bus/dfl"))
 		return false;
 	pr_warn("bus dfl belongs to %s: the upstream names are its, only fpga_dfl's names here\n",
-		fpga_dfl_dir_exists("/sys/module/dfl") ?
-		"module dfl (the upstream DFL drivers)" : "another module");
+		fpga_dfl_owner("dfl", "module dfl (the upstream DFL drivers)"));
 	return true;
 }
 
@@ -299,8 +307,7 @@ static bool fpga_dfl_region_class_taken(void)
 	if (!fpga_dfl_dir_exists("/sys/class/fpga_region"))
 		return false;
 	pr_warn("class fpga_region belongs to %s: no upstream DFL layout, only fpga_dfl's names\n",
-		fpga_dfl_dir_exists("/sys/module/fpga_region") ?
-		"module fpga_region" : "another module");
+		fpga_dfl_owner("fpga_region", "module fpga_region"));
 	return true;
 }
 
