@@ -190,10 +190,11 @@ demo:
 		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name demo
 
 # Benchmarks in the VM: a table on stdout, the figures in build/bench.json
+# (BENCH=scale,port: only those)
 bench: initramfs
 	scripts/vm/run-vm --mode bench --kernel $(VMLINUZ) \
 		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name bench \
-		--timeout 900 --json-out $(BUILD)/bench.json
+		--timeout 1500 --json-out $(BUILD)/bench.json --tests "$(BENCH)"
 
 # The syscall fuzzer in the VM for FUZZ_SECONDS (seed: FUZZ_SEED or random;
 # FUZZ_ARGS: more fpga_fuzz options, e.g. "-w 1 -n 5000" to replay)

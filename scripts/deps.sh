@@ -12,6 +12,8 @@ set -eu
 # generic, rt and cloud.  Debian's 6.12 headers pull their images in.
 # cmake, g++ and uuid-dev (with pkg-config and json-c): OPAE's offline
 # build, for the interoperability tests (scripts/opae-build.sh).
+# liburing-dev: port_bench's baseline for DMA mapping (io_uring's buffer
+# registration), linked statically into the benchmark.
 PACKAGES="
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1 linux-perf
 	linux-headers-rt-amd64 linux-headers-cloud-amd64
@@ -21,7 +23,7 @@ PACKAGES="
 	kmod dkms sparse cpio rsync python3 dash valgrind
 	qemu-system-x86 busybox-static
 	libnl-3-dev libnl-genl-3-dev libdrm-dev libjson-c-dev
-	systemtap-sdt-dev
+	systemtap-sdt-dev liburing-dev
 	debhelper dh-dkms lintian bash-completion git
 	cmake g++ uuid-dev
 "

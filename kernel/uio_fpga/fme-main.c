@@ -23,7 +23,8 @@
 #include "dfl-core.h"
 #include "fme.h"
 
-#define FPGA_FME_MINORS	64
+/* Every minor there is: a host may have more cards than any fixed count */
+#define FPGA_FME_MINORS		(MINORMASK + 1)
 
 /**
  * struct fpga_fme - an FME

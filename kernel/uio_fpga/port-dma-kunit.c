@@ -6,6 +6,7 @@
  * the one-range check of a mapped table, and the locked-memory charge.
  */
 #include <kunit/test.h>
+#include <linux/dma-buf.h>
 #include <linux/fpga-suite.h>
 #include <linux/mm_types.h>
 #include <linux/module.h>
@@ -34,6 +35,7 @@ static int port_dma_init(struct kunit *test)
 		t->files[i].port = &t->port;
 		mutex_init(&t->files[i].dma_lock);
 		t->files[i].dma_maps = RB_ROOT;
+		t->files[i].dma_sources = RB_ROOT;
 	}
 	test->priv = t;
 	return 0;
@@ -188,6 +190,71 @@ static void port_dma_overlap(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, find(pf, 0x900000), buf);
 }
 
+static struct fpga_port_dma *source_below(struct fpga_port_file *pf,
+					  enum fpga_port_dma_kind kind, u64 key)
+{
+	struct fpga_port_dma *dma;
+
+	mutex_lock(&pf->dma_lock);
+	dma = __fpga_port_dma_source_below(pf, kind, key);
+	mutex_unlock(&pf->dma_lock);
+	return dma;
+}
+
+/*
+ * The overlap check walks one path of the tree of sources: it must still
+ * see every buffer, inserted in any order, with the neighbours on both
+ * sides; and a dma-buf is found by identity, apart from user memory.
+ */
+static void port_dma_sources(struct kunit *test)
+{
+	static struct dma_buf bufs[2];
+	struct port_dma_kunit *t = test->priv;
+	struct fpga_port_file *pf = &t->files[0];
+	const u64 base = 0x7f0000100000;
+	struct fpga_port_dma *buf, *below;
+	unsigned int i, k;
+
+	/* Eight buffers of 0x4000, 0x4000 apart, inserted out of order */
+	for (i = 0; i < 8; i++) {
+		k = (i * 5) % 8;
+		add_user(test, pf, 0x100000 + k * 0x10000, base + k * 0x8000,
+			 0x4000);
+	}
+	for (k = 0; k < 8; k++) {
+		u64 start = base + k * 0x8000;
+
+		KUNIT_EXPECT_TRUE(test, overlaps(pf, start + 0x3000, 0x1000));
+		KUNIT_EXPECT_FALSE(test, overlaps(pf, start + 0x4000, 0x4000));
+		/* The gap and the next buffer's first page (none after 7) */
+		KUNIT_EXPECT_EQ(test, overlaps(pf, start + 0x4000, 0x5000),
+				k < 7);
+		below = source_below(pf, FPGA_PORT_DMA_USER, start + 1);
+		KUNIT_ASSERT_NOT_NULL(test, below);
+		KUNIT_EXPECT_EQ(test, below->user.addr, start);
+	}
+	KUNIT_EXPECT_NULL(test, source_below(pf, FPGA_PORT_DMA_USER, base));
+	KUNIT_EXPECT_TRUE(test, overlaps(pf, 0, U64_MAX));
+
+	buf = kunit_kzalloc(test, sizeof(*buf), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	buf->kind = FPGA_PORT_DMA_DMABUF;
+	buf->iova = 0x900000;
+	buf->length = 0x1000;
+	buf->dmabuf.buf = &bufs[1];
+	mutex_lock(&pf->dma_lock);
+	__fpga_port_dma_insert(pf, buf);
+	mutex_unlock(&pf->dma_lock);
+	KUNIT_EXPECT_PTR_EQ(test, source_below(pf, FPGA_PORT_DMA_DMABUF,
+					       (uintptr_t)&bufs[1] + 1), buf);
+	KUNIT_EXPECT_NULL(test, source_below(pf, FPGA_PORT_DMA_DMABUF,
+					     (uintptr_t)&bufs[1]));
+	/* The user buffers are as they were */
+	below = source_below(pf, FPGA_PORT_DMA_USER, U64_MAX);
+	KUNIT_ASSERT_NOT_NULL(test, below);
+	KUNIT_EXPECT_EQ(test, below->user.addr, base + 7 * 0x8000);
+}
+
 /* A table of @n entries as the card mapped them: @iova[i], @len[i] */
 static struct sg_table *mapped_table(struct kunit *test, unsigned int n,
 				     const u64 *iova, const unsigned int *len)
@@ -316,6 +383,7 @@ static struct kunit_case port_dma_cases[] = {
 	KUNIT_CASE(port_dma_find),
 	KUNIT_CASE(port_dma_ownership),
 	KUNIT_CASE(port_dma_overlap),
+	KUNIT_CASE(port_dma_sources),
 	KUNIT_CASE(port_dma_check_range),
 	KUNIT_CASE(port_dma_accounting),
 	{}

@@ -60,6 +60,65 @@ struct fpga_port_dma *__fpga_port_dma_find(struct fpga_port_file *pf,
 }
 EXPORT_SYMBOL_FOR_FPGA_KUNIT(__fpga_port_dma_find);
 
+/* Where a mapping's memory comes from: the key of pf->dma_sources */
+static u64 fpga_port_dma_source(const struct fpga_port_dma *dma)
+{
+	return dma->kind == FPGA_PORT_DMA_USER ? dma->user.addr :
+						 (uintptr_t)dma->dmabuf.buf;
+}
+
+static bool fpga_port_dma_source_less(const struct fpga_port_dma *a,
+				      enum fpga_port_dma_kind kind, u64 key)
+{
+	return a->kind < kind ||
+	       (a->kind == kind && fpga_port_dma_source(a) < key);
+}
+
+static bool fpga_port_dma_source_node_less(struct rb_node *a,
+					   const struct rb_node *b)
+{
+	const struct fpga_port_dma *db = rb_entry(b, struct fpga_port_dma,
+						  source_node);
+
+	return fpga_port_dma_source_less(rb_entry(a, struct fpga_port_dma,
+						  source_node),
+					 db->kind, fpga_port_dma_source(db));
+}
+
+/**
+ * __fpga_port_dma_source_below() - the nearest mapping below a source
+ * @pf: the file; pf->dma_lock held
+ * @kind: what the mapping maps
+ * @key: a user address, or a dma-buf
+ *
+ * Return: the mapping of @kind with the greatest source below @key, or
+ * NULL.  User buffers of a file never overlap, so the only one that can
+ * overlap [addr, end) is the one below end: one walk down the tree.
+ */
+struct fpga_port_dma *__fpga_port_dma_source_below(struct fpga_port_file *pf,
+						   enum fpga_port_dma_kind kind,
+						   u64 key)
+{
+	struct rb_node *node = pf->dma_sources.rb_node;
+	struct fpga_port_dma *below = NULL;
+
+	lockdep_assert_held(&pf->dma_lock);
+
+	while (node) {
+		struct fpga_port_dma *dma = rb_entry(node, struct fpga_port_dma,
+						     source_node);
+
+		if (fpga_port_dma_source_less(dma, kind, key)) {
+			below = dma;
+			node = node->rb_right;
+		} else {
+			node = node->rb_left;
+		}
+	}
+	return below && below->kind == kind ? below : NULL;
+}
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(__fpga_port_dma_source_below);
+
 void __fpga_port_dma_insert(struct fpga_port_file *pf,
 			    struct fpga_port_dma *new)
 {
@@ -79,26 +138,18 @@ void __fpga_port_dma_insert(struct fpga_port_file *pf,
 	}
 	rb_link_node(&new->node, parent, link);
 	rb_insert_color(&new->node, &pf->dma_maps);
+	rb_add(&new->source_node, &pf->dma_sources,
+	       fpga_port_dma_source_node_less);
 }
 EXPORT_SYMBOL_FOR_FPGA_KUNIT(__fpga_port_dma_insert);
 
 /* Does [addr, addr + len) overlap user memory this file has mapped? */
 bool __fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len)
 {
-	struct rb_node *node;
+	struct fpga_port_dma *dma;
 
-	lockdep_assert_held(&pf->dma_lock);
-
-	for (node = rb_first(&pf->dma_maps); node; node = rb_next(node)) {
-		struct fpga_port_dma *dma = rb_entry(node, struct fpga_port_dma,
-						     node);
-
-		if (dma->kind == FPGA_PORT_DMA_USER &&
-		    addr < dma->user.addr + dma->length &&
-		    dma->user.addr < addr + len)
-			return true;
-	}
-	return false;
+	dma = __fpga_port_dma_source_below(pf, FPGA_PORT_DMA_USER, addr + len);
+	return dma && dma->user.addr + dma->length > addr;
 }
 EXPORT_SYMBOL_FOR_FPGA_KUNIT(__fpga_port_dma_overlaps);
 
@@ -284,6 +335,7 @@ void __fpga_port_dma_release(struct fpga_port_file *pf,
 	lockdep_assert_held(&pf->dma_lock);
 	trace_dma_unmap(pf->port, dma);
 	rb_erase(&dma->node, &pf->dma_maps);
+	rb_erase(&dma->source_node, &pf->dma_sources);
 	switch (dma->kind) {
 	case FPGA_PORT_DMA_USER:
 		dma_unmap_sgtable(fpga_port_dma_dev(pf), &dma->user.sgt,

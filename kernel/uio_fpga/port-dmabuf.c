@@ -24,17 +24,11 @@ MODULE_IMPORT_NS(DMA_BUF);
 static bool __fpga_port_dmabuf_mapped(struct fpga_port_file *pf,
 				      struct dma_buf *buf)
 {
-	struct rb_node *node;
+	struct fpga_port_dma *dma;
 
-	lockdep_assert_held(&pf->dma_lock);
-	for (node = rb_first(&pf->dma_maps); node; node = rb_next(node)) {
-		struct fpga_port_dma *dma = rb_entry(node, struct fpga_port_dma,
-						     node);
-
-		if (dma->kind == FPGA_PORT_DMA_DMABUF && dma->dmabuf.buf == buf)
-			return true;
-	}
-	return false;
+	dma = __fpga_port_dma_source_below(pf, FPGA_PORT_DMA_DMABUF,
+					   (uintptr_t)buf + 1);
+	return dma && dma->dmabuf.buf == buf;
 }
 
 /* Undo a dma-buf mapping (from __fpga_port_dma_release) */

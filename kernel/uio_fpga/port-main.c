@@ -19,7 +19,8 @@
 
 #include "port.h"
 
-#define FPGA_PORT_MINORS	256
+/* Every minor there is: a host may have more cards than any fixed count */
+#define FPGA_PORT_MINORS	(MINORMASK + 1)
 
 static dev_t fpga_port_devt;
 static DEFINE_IDA(fpga_port_minor_ida);
@@ -41,6 +42,7 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 	pf->port = port;
 	pf->file = file;
 	pf->dma_maps = RB_ROOT;
+	pf->dma_sources = RB_ROOT;
 	mutex_init(&pf->dma_lock);
 
 	idx = srcu_read_lock(&port->unplug);

@@ -151,16 +151,19 @@ static inline void fpga_port_hw_end(struct fpga_port *port, int idx)
  * @port:	the port
  * @file:	the file (NULL once closed)
  * @node:	entry in port->files, or port->quarantine once closed
- * @dma_lock:	protects @dma_maps
+ * @dma_lock:	protects @dma_maps and @dma_sources
  * @dma_maps:	DMA mappings made through this file, by IOVA
+ * @dma_sources: the same mappings by what they map (kind, then user
+ *		address or dma-buf): a new mapping is checked against them
  * @num_fences:	fences this file has pending (under port->fences.lock)
  */
 struct fpga_port_file {
 	struct fpga_port *port;
 	struct file *file;
 	struct list_head node;
-	struct mutex dma_lock;	/* dma_maps */
+	struct mutex dma_lock;	/* dma_maps, dma_sources */
 	struct rb_root dma_maps;
+	struct rb_root dma_sources;
 	unsigned int num_fences;
 };
 
@@ -173,6 +176,7 @@ enum fpga_port_dma_kind {
 /**
  * struct fpga_port_dma - one DMA mapping made through a file
  * @node:	entry in the file's tree, keyed by @iova
+ * @source_node: entry in the file's tree of sources
  * @kind:	which of @user and @dmabuf describes it
  * @iova:	device address of the start
  * @length:	length in bytes (whole pages)
@@ -193,6 +197,7 @@ enum fpga_port_dma_kind {
  */
 struct fpga_port_dma {
 	struct rb_node node;
+	struct rb_node source_node;
 	enum fpga_port_dma_kind kind;
 	u64 iova;
 	u64 length;
@@ -244,6 +249,9 @@ struct fpga_port_dma *__fpga_port_dma_find(struct fpga_port_file *pf,
 void __fpga_port_dma_insert(struct fpga_port_file *pf,
 			    struct fpga_port_dma *new);
 bool __fpga_port_dma_overlaps(struct fpga_port_file *pf, u64 addr, u64 len);
+struct fpga_port_dma *__fpga_port_dma_source_below(struct fpga_port_file *pf,
+						   enum fpga_port_dma_kind kind,
+						   u64 key);
 int fpga_port_dma_charge(struct fpga_port_dma *dma, struct mm_struct *mm,
 			 struct user_struct *user, unsigned long limit);
 void fpga_port_dma_uncharge(struct fpga_port_dma *dma);

@@ -122,61 +122,71 @@ static void port_rounds(int efd, volatile uint64_t *afu, int n)
 	}
 }
 
-static void bench_irq_uio(int fd, volatile uint64_t *afu, double *floor_us)
-{
-	double t_uio, t_evt;
-	pthread_t t;
+static pthread_t pong;
 
+static void pong_start(void)
+{
+	pong_stop = 0;
 	ping_efd = eventfd(0, 0);
 	pong_efd = eventfd(0, 0);
 	if (ping_efd < 0 || pong_efd < 0 ||
-	    pthread_create(&t, NULL, pong_thread, NULL))
+	    pthread_create(&pong, NULL, pong_thread, NULL))
 		die("eventfd");
-	/* warm up both, so the model polls fast and the thread is running */
-	uio_rounds(fd, afu, 20);
 	eventfd_rounds(20);
-	BEST_PAIR(IRQ_REPS, t_uio, uio_rounds(fd, afu, IRQ_ROUNDS),
-		  t_evt, eventfd_rounds(IRQ_ROUNDS));
-	t_uio /= IRQ_ROUNDS * 1e3;
-	t_evt /= IRQ_ROUNDS * 1e3;
-	bench_add("irq_roundtrip_uio", t_uio, "us", t_evt, "eventfd ping-pong",
-	    t_evt / t_uio, 0.5);
-	*floor_us = t_evt;
+}
+
+static void pong_end(void)
+{
 	pong_stop = 1;
 	eventfd_rounds(1);
-	pthread_join(t, NULL);
+	pthread_join(pong, NULL);
 	close(ping_efd);
 	close(pong_efd);
 }
 
-static void bench_irq_port(int fd, volatile uint64_t *afu, double floor_us)
+/*
+ * Target: at most 1.2x the floor (issue 21).  Not met while the card's
+ * model finds the doorbell by polling (sim-card.md).
+ */
+#define IRQ_TARGET	(1 / 1.2)
+
+/* Interrupt round trips through @rounds against the floor, in turns */
+static void bench_irq(const char *name, int fd, volatile uint64_t *afu,
+		      void (*rounds)(int fd, volatile uint64_t *afu, int n))
+{
+	double t, t_evt;
+
+	pong_start();
+	/* warm up, so the model polls fast and the thread is running */
+	rounds(fd, afu, 20);
+	BEST_PAIR(IRQ_REPS, t, rounds(fd, afu, IRQ_ROUNDS),
+		  t_evt, eventfd_rounds(IRQ_ROUNDS));
+	t /= IRQ_ROUNDS * 1e3;
+	t_evt /= IRQ_ROUNDS * 1e3;
+	bench_add(name, t, "us", t_evt, "eventfd ping-pong", t_evt / t,
+		  IRQ_TARGET);
+	pong_end();
+}
+
+static void bench_irq_port(int fd, volatile uint64_t *afu)
 {
 	struct {
 		struct dfl_fpga_irq_set s;
 		int32_t fd;
 	} set = { .s = { .start = 0, .count = 1 } };
-	double t = 1e300, t0;
 	int efd = eventfd(0, 0);
 
 	set.fd = efd;
 	if (efd < 0 || ioctl(fd, DFL_FPGA_PORT_UINT_SET_IRQ, &set))
 		die("bind the port's user interrupt");
-	port_rounds(efd, afu, 20);
-	for (int r = 0; r < IRQ_REPS; r++) {
-		t0 = now_ms();
-		port_rounds(efd, afu, IRQ_ROUNDS);
-		t0 = (now_ms() - t0) * 1e3 / IRQ_ROUNDS;
-		t = t0 < t ? t0 : t;
-	}
-	bench_add("irq_roundtrip_port", t, "us", floor_us,
-	    "eventfd ping-pong", floor_us / t, 0);
+	bench_irq("irq_roundtrip_port", efd, afu, port_rounds);
 	close(efd);
 }
 
 int main(void)
 {
 	unsigned int card = sim_random_id();
-	double uio_rd, uio_wr, port_rd, port_wr, floor_us;
+	double uio_rd, uio_wr, port_rd, port_wr;
 	volatile uint64_t *afu;
 	char uio[32], path[64];
 	int fd, num;
@@ -200,7 +210,7 @@ int main(void)
 	if (afu == MAP_FAILED)
 		die("mmap");
 	bench_mmio(afu, "uio", &uio_rd, &uio_wr);
-	bench_irq_uio(fd, afu, &floor_us);
+	bench_irq("irq_roundtrip_uio", fd, afu, uio_rounds);
 	munmap((void *)afu, NLB_AFU_SIZE);
 	close(fd);
 
@@ -215,7 +225,7 @@ int main(void)
 	if (afu == MAP_FAILED)
 		die("mmap");
 	bench_mmio(afu, "port", &port_rd, &port_wr);
-	bench_irq_port(fd, afu, floor_us);
+	bench_irq_port(fd, afu);
 	/* Reported, no target: the two sides were not measured in turns */
 	bench_add("mmio_read64_uio_vs_port", uio_rd, "ns/access", port_rd,
 	    "port mmap", port_rd / uio_rd, 0);
