@@ -46,7 +46,7 @@ VM_TOOLS ?= build
 VM_TESTS ?=
 
 .PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full \
-	fuzz bench print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
+	fuzz bench bench-initramfs peer-modules print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install dkms-source deb deps check check-run opae \
 	check-harness lint demo vm initramfs clean
 
@@ -190,11 +190,23 @@ demo:
 		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name demo
 
 # Benchmarks in the VM: a table on stdout, the figures in build/bench.json
-# (BENCH=scale,port: only those)
-bench: initramfs
+# (BENCH=scale,port: only those).  The PCI cards are peer_bench's: two
+# identical ones, for upstream's DFL drivers and ours.
+bench: bench-initramfs
 	scripts/vm/run-vm --mode bench --kernel $(VMLINUZ) \
-		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name bench \
+		--initrd $(BUILD)/initramfs-bench.cpio --log-dir $(BUILD)/logs --name bench \
+		--pci-cards $(CURDIR)/selftests/bench/pci-cards \
 		--timeout 1500 --json-out $(BUILD)/bench.json --tests "$(BENCH)"
+
+# The upstream DFL drivers, peer_bench's yardstick: built from Debian's
+# linux-source-6.1 at bench time, in the bench's initramfs only
+peer-modules:
+	scripts/peer-modules.sh $(KVER) $(BUILD)/peer-root/ksft/bench/peer
+
+bench-initramfs: stage peer-modules $(if $(filter build,$(VM_MODULES)),modules)
+	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) \
+		scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs-bench.cpio \
+		$(BUILD)/stage $(BUILD)/peer-root
 
 # The syscall fuzzer in the VM for FUZZ_SECONDS (seed: FUZZ_SEED or random;
 # FUZZ_ARGS: more fpga_fuzz options, e.g. "-w 1 -n 5000" to replay)

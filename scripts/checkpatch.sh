@@ -6,7 +6,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$("$top/scripts/linux-source.sh")
-files=$(cd "$top" && find kernel include selftests/*/*_module \
+files=$(cd "$top" && find kernel include selftests/*/*_module selftests/bench/peer \
 	-name '*.[ch]' ! -name '*.mod.c' | sort)
 # shellcheck disable=SC2086
 out=$(cd "$top" && perl "$src/scripts/checkpatch.pl" --no-tree --strict \

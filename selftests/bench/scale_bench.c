@@ -18,6 +18,9 @@
  *				which the file's lookup must refuse)
  *   port_open_close, port_reset with 1 to 256 processes holding the port
  *				open in shared mode
+ *   idle_model_cpu		the share of the VM's CPUs the idle cards' model
+ *				threads take, per card: where the time of
+ *				cards_create goes as cards pile up
  *
  * and two figures: fpgactl list of 512 ports by netlink against sysfs, and
  * "perf stat -a" over all 64 cards' counters, per counter, against the
@@ -34,6 +37,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #include "sim_util.h"
@@ -266,9 +270,49 @@ static void bench_perf_stat(void)
 		  "perf stat, 1 card", one / all, 0);
 }
 
+/*
+ * CPU time, in ns, of the cards' model threads ("fpga_simN", each polling
+ * its card every 100-200 us while idle): schedstat's exact run time, not
+ * the tick-sampled utime/stime a thread that runs for microseconds at a
+ * time escapes.
+ */
+static double model_threads_ns(void)
+{
+	char path[300], buf[256];
+	double ns = 0;
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		die("/proc", errno);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.200s/comm", de->d_name);
+		if (sysfs_read(path, buf, sizeof(buf)) ||
+		    strncmp(buf, "fpga_sim", 8) || buf[8] < '0' || buf[8] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.200s/schedstat", de->d_name);
+		if (!sysfs_read(path, buf, sizeof(buf)))
+			ns += strtod(buf, NULL);
+	}
+	closedir(d);
+	return ns;
+}
+
+/* The share of the VM's CPUs (%) the model threads took over @ms of sleep */
+static double model_cpu_share(int ms)
+{
+	double t0 = bench_now_ms(), ns0 = model_threads_ns();
+
+	usleep(ms * 1000);
+	return (model_threads_ns() - ns0) / 1e6 / (bench_now_ms() - t0) /
+	       sysconf(_SC_NPROCESSORS_ONLN) * 100;
+}
+
 static void bench_cards(void)
 {
-	struct bench_series *create, *remove;
+	struct bench_series *create, *remove, *idle;
 	int before = bus_ports();
 
 	create = bench_series_new("cards_create", "ms/port", "cards", 1.5, 64);
@@ -276,15 +320,21 @@ static void bench_cards(void)
 	list_nl = bench_series_new("list_netlink", "us/port", "ports", 0, 0);
 	list_sysfs = bench_series_new("list_sysfs", "us/port", "ports", 0, 0);
 	pmu_read = bench_series_new("pmu_read", "ns/counter", "counters", 0, 0);
+	idle = bench_series_new("idle_model_cpu", "%CPU/card", "cards", 0, 0);
 
 	/* Warm up: the first card pays for what is loaded and cached */
 	cards_change(1, before, true);
 	cards_change(1, before, false);
 	for (size_t s = 0; s < ARRAY_SIZE(card_sizes); s++) {
 		int n = card_sizes[s], ports = n * SCALE_PORTS;
-		double add, del;
+		double add, del, share;
 
 		add = cards_change(n, before, true);
+		share = model_cpu_share(1000);
+		bench_series_add(idle, n, share / n);
+		if (n == 64)
+			bench_add("idle_model_cpu_64cards", share, "%CPU", 0, "",
+				  0, 0);
 		bench_list(ports);
 		bench_pmu(n);
 		if (n == 64)

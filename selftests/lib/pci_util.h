@@ -21,6 +21,7 @@
 /* Control block at the end of the image (scripts/dfl-image) */
 #define CTL_SIZE	0x1000
 #define CTL_MAGIC	0x4c444f4d4c464400ULL
+#define CTL_POLL_US	0x60
 #define CTL_NAME	0x80
 /* The model's knob: the last 32 bytes of port 0's AFU */
 #define KNOB_STOP(afu_size)	((afu_size) - 0x20)
@@ -38,33 +39,68 @@ struct pci_card {
 };
 
 /*
- * Does the image in BAR 2 of @bdf carry the name @name?  Only while no
- * driver holds the BAR: with one bound, the kernel refuses (and revokes)
- * user mappings of it (CONFIG_IO_STRICT_DEVMEM).
+ * The control block at the end of the image in BAR 2 of @bdf, mapped with
+ * @prot; *@map and *@size to unmap it.  Only while no driver holds the
+ * BAR: with one bound, the kernel refuses (and revokes) user mappings of
+ * it (CONFIG_IO_STRICT_DEVMEM).  NULL with errno set on failure.
  */
-static inline int pci_image_named(const char *bdf, const char *name)
+static inline volatile uint8_t *pci_ctl_map(const char *bdf, int prot,
+					    void **map, size_t *size)
 {
 	char path[256];
 	struct stat st;
-	uint8_t *bar;
-	int fd, ret;
+	int fd;
 
 	snprintf(path, sizeof(path), PCI_DEVICES "/%.31s/resource2", bdf);
 	fd = open(path, O_RDWR);
 	if (fd < 0)
-		return -errno;
+		return NULL;
 	if (fstat(fd, &st) || st.st_size < 2 * CTL_SIZE) {
 		close(fd);
-		return -ENODEV;
+		errno = ENODEV;
+		return NULL;
 	}
-	bar = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	*size = st.st_size;
+	*map = mmap(NULL, *size, prot, MAP_SHARED, fd, 0);
 	close(fd);
-	if (bar == MAP_FAILED)
+	if (*map == MAP_FAILED)
+		return NULL;
+	return (volatile uint8_t *)*map + *size - CTL_SIZE;
+}
+
+/* Does the image in BAR 2 of @bdf carry the name @name?  0 or -errno */
+static inline int pci_image_named(const char *bdf, const char *name)
+{
+	volatile uint8_t *ctl;
+	size_t size;
+	void *map;
+	int ret;
+
+	ctl = pci_ctl_map(bdf, PROT_READ, &map, &size);
+	if (!ctl)
 		return -errno;
-	ret = *(volatile uint64_t *)(bar + st.st_size - CTL_SIZE) == CTL_MAGIC &&
-	      !strncmp((char *)bar + st.st_size - CTL_SIZE + CTL_NAME, name, 64);
-	munmap(bar, st.st_size);
+	ret = *(volatile uint64_t *)ctl == CTL_MAGIC &&
+	      !strncmp((const char *)ctl + CTL_NAME, name, 64);
+	munmap(map, size);
 	return ret ? 0 : -ENOENT;
+}
+
+/*
+ * Ask the host model for a pass every @us microseconds (0: its default of
+ * 1 ms), through BAR 2 of @bdf while no driver holds it; 0 or -errno.
+ */
+static inline int pci_model_poll_us(const char *bdf, uint64_t us)
+{
+	volatile uint8_t *ctl;
+	size_t size;
+	void *map;
+
+	ctl = pci_ctl_map(bdf, PROT_READ | PROT_WRITE, &map, &size);
+	if (!ctl)
+		return -errno;
+	*(volatile uint64_t *)(ctl + CTL_POLL_US) = us;
+	munmap(map, size);
+	return 0;
 }
 
 /* How many ivshmem functions (plain or doorbell) the VM has */

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * peer_bench: our DFL drivers against upstream's, side by side in one boot.
+ *
+ * Two identical QEMU ivshmem cards (selftests/bench/pci-cards, played by
+ * scripts/vm/dfl-model): peer-upstream is bound to the upstream DFL
+ * drivers of Debian's linux-source-6.1 (built at bench time by
+ * scripts/peer-modules.sh, through the bench's glue dfl_peer_pci),
+ * peer-ours to fpga_dfl_pci.  The same client operations run in turns
+ * through each side's port node, /dev/dfl-port.N upstream and
+ * /dev/fpga-port.N ours (the same <linux/fpga-dfl.h> ABI; with upstream's
+ * bus present ours makes no dfl-port.N of its own):
+ *
+ *   region_info          DFL_FPGA_PORT_GET_REGION_INFO
+ *   mmio_read64          64-bit loads through the AFU mapping
+ *   port_reset           DFL_FPGA_PORT_RESET (both wait for the model's ACK)
+ *   dma_map_unmap_2MiB   map + unmap of one 2 MiB huge page (and each
+ *                        apart: dma_map_2MiB, dma_unmap_2MiB)
+ *   dma_map_unmap_4KiB   the same of one 4 KiB page: the cost per call
+ *   dma_map_1MiB_4k_*    each side's answer to 1 MiB of 4 KiB pages
+ *                        (errno): without an IOMMU both need the pages
+ *                        physically contiguous
+ *   error_irq            port error interrupt to eventfd: the model raises
+ *                        the vector when the doorbell is written
+ *   pmu_read             read() of a counting clock event, fpga_pmu_N
+ *                        against upstream's dfl_fmeN, on the PMU's CPU
+ *
+ * The ratio is upstream's time over ours: 1.0 or more means ours is not
+ * slower, the target on every shared path.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glob.h>
+#include <sys/eventfd.h>
+
+#include "pci_util.h"
+#include "perf_util.h"
+#include "nlb_util.h"
+#include "bench_util.h"
+
+#define PEER_DIR	"/ksft/bench/peer"
+#define AFU_SCRATCH	0x1000
+#define HUGE_2M		(2UL << 20)
+#define MAP_4K_LEN	(1UL << 20)
+#define TARGET		1.0
+#define MODEL_POLL_US	100
+
+/* Upstream's modules, dependencies first (scripts/peer-modules.sh) */
+static const char *const upstream_modules[] = {
+	"fpga-mgr", "fpga-bridge", "fpga-region", "dfl", "dfl-afu", "dfl-fme",
+	"dfl-peer-pci",
+};
+
+struct side {
+	const char *name;
+	int fd;			/* the port, read-write */
+	volatile uint64_t *afu;
+	uint64_t afu_size;
+	int efd;		/* bound to the port error interrupt */
+	int pmu_fd;
+	int pmu_cpu;
+};
+
+static void die(const char *what)
+{
+	fprintf(stderr, "peer_bench: %s\n", what);
+	exit(1);
+}
+
+/* Our modules out, upstream's in, the cards bound, ours loaded beside */
+static void setup(struct pci_card *up, struct pci_card *ours)
+{
+	if (run_cmd("for m in uio_fpga fpga_port fpga_fme fpga_dfl_pci fpga_sim "
+		    "fpga_dfl; do [ ! -d /sys/module/$m ] || rmmod $m || exit 1; done"))
+		die("cannot unload the suite's modules (upstream needs the "
+		    "fpga_region class)");
+	if (pci_card_find(up, "peer-upstream") || pci_card_find(ours, "peer-ours"))
+		die("no peer-upstream and peer-ours cards (make bench attaches "
+		    "selftests/bench/pci-cards)");
+	/*
+	 * Upstream waits at most 1 ms for a reset's ACK, from its probe on;
+	 * the model's default pass every 1 ms misses that.  Faster while the
+	 * bench runs only: it costs the host CPU the other benchmarks need.
+	 */
+	if (pci_model_poll_us(up->bdf, MODEL_POLL_US) ||
+	    pci_model_poll_us(ours->bdf, MODEL_POLL_US))
+		die("cannot reach the cards' model");
+	for (size_t i = 0; i < sizeof(upstream_modules) / sizeof(*upstream_modules); i++)
+		if (run_cmd("insmod " PEER_DIR "/%s.ko", upstream_modules[i]))
+			die("cannot load the upstream DFL drivers (scripts/peer-modules.sh)");
+	if (run_cmd("modprobe fpga_dfl_pci && modprobe fpga_port && "
+		    "modprobe fpga_fme"))
+		die("cannot load the suite's modules beside upstream's");
+	if (run_cmd("echo dfl_peer_pci > " PCI_DEVICES "/%s/driver_override && "
+		    "echo %s > /sys/bus/pci/drivers_probe", up->bdf, up->bdf) ||
+	    run_cmd("echo fpga_dfl_pci > " PCI_DEVICES "/%s/driver_override && "
+		    "echo %s > /sys/bus/pci/drivers_probe", ours->bdf, ours->bdf))
+		die("cannot bind the cards");
+}
+
+static void teardown(struct pci_card *up, struct pci_card *ours)
+{
+	pci_unbind(up);
+	pci_unbind(ours);
+	pci_model_poll_us(up->bdf, 0);
+	pci_model_poll_us(ours->bdf, 0);
+	run_cmd("for m in fpga_fme fpga_port fpga_dfl_pci fpga_dfl dfl-peer-pci "
+		"dfl-fme dfl-afu dfl fpga-region fpga-bridge fpga-mgr; do "
+		"[ ! -d /sys/module/$(echo $m | tr - _) ] || rmmod $m; done");
+}
+
+/* The first match of @pattern, or NULL */
+static char *first_match(const char *pattern)
+{
+	static char path[256];
+	glob_t g;
+
+	if (glob(pattern, 0, NULL, &g))
+		return NULL;
+	snprintf(path, sizeof(path), "%s", g.gl_pathv[0]);
+	globfree(&g);
+	return path;
+}
+
+static long long read_num_at(const char *dir, const char *file)
+{
+	char path[320];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return sysfs_read_num(path);
+}
+
+static void side_open(struct side *s, const char *dev, const char *pmu_dir)
+{
+	struct dfl_fpga_port_region_info ri = {
+		.argsz = sizeof(ri), .index = DFL_PORT_REGION_INDEX_AFU,
+	};
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = 0, .count = 1 } };
+	long long type;
+
+	s->fd = open(dev, O_RDWR);
+	if (s->fd < 0 || ioctl(s->fd, DFL_FPGA_PORT_GET_REGION_INFO, &ri))
+		die(dev);
+	s->afu_size = ri.size;
+	s->afu = mmap(NULL, ri.size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd,
+		      ri.offset);
+	if (s->afu == MAP_FAILED)
+		die("cannot map the AFU");
+	s->efd = eventfd(0, 0);
+	set.fd = s->efd;
+	if (s->efd < 0 || ioctl(s->fd, DFL_FPGA_PORT_ERR_SET_IRQ, &set))
+		die("cannot bind the port error interrupt");
+	type = read_num_at(pmu_dir, "type");
+	s->pmu_cpu = read_num_at(pmu_dir, "cpumask");
+	s->pmu_fd = perf_open(type, PMU_CLOCK, s->pmu_cpu, -1);
+	if (type < 0 || s->pmu_fd < 0)
+		die("cannot open the PMU's clock event");
+	printf("peer_bench: %s: %s, %s (CPU %d)\n", s->name, dev,
+	       strrchr(pmu_dir, '/') + 1, s->pmu_cpu);
+}
+
+static void side_close(struct side *s)
+{
+	close(s->pmu_fd);
+	munmap((void *)s->afu, s->afu_size);
+	close(s->efd);
+	close(s->fd);
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Record one shared path: ours against upstream's, in @unit per op */
+static void add_pair(const char *name, double ours, double up, const char *unit)
+{
+	bench_add(name, ours, unit, up, "upstream dfl", up / ours, TARGET);
+}
+
+static void bench_region_info(struct side *o, struct side *u)
+{
+	struct dfl_fpga_port_region_info ri = { .argsz = sizeof(ri) };
+	const int n = 20000;
+	double to, tu;
+
+	BEST_PAIR(5, to, {
+		for (int i = 0; i < n; i++)
+			if (ioctl(o->fd, DFL_FPGA_PORT_GET_REGION_INFO, &ri))
+				exit(1);
+	}, tu, {
+		for (int i = 0; i < n; i++)
+			if (ioctl(u->fd, DFL_FPGA_PORT_GET_REGION_INFO, &ri))
+				exit(1);
+	});
+	add_pair("region_info", to / n, tu / n, "ns");
+}
+
+static void bench_mmio(struct side *o, struct side *u)
+{
+	const long n = 1 << 20;
+	double to, tu;
+
+	BEST_PAIR(7, to, bench_read_loop(o->afu + AFU_SCRATCH / 8, n),
+		  tu, bench_read_loop(u->afu + AFU_SCRATCH / 8, n));
+	add_pair("mmio_read64", to / n, tu / n, "ns/access");
+}
+
+/*
+ * @n resets; ns per successful one.  Upstream waits at most 1 ms for the
+ * ACK, which the host's model (a Python loop) can miss on a busy host: a
+ * reset that timed out is counted into @timeouts, not timed, and retried.
+ */
+static double resets(struct side *s, int n, int *timeouts)
+{
+	double t = 0, t0;
+
+	for (int i = 0; i < n; i++) {
+		t0 = bench_now_ms();
+		if (!ioctl(s->fd, DFL_FPGA_PORT_RESET, 0)) {
+			t += bench_now_ms() - t0;
+			continue;
+		}
+		if (errno != ETIMEDOUT || ++*timeouts > 10 * n)
+			die("port reset failed");
+		i--;
+	}
+	return t * 1e6 / n;
+}
+
+static void bench_reset(struct side *o, struct side *u)
+{
+	int n = 20, to_ours = 0, to_up = 0;
+	double to = 1e300, tu = 1e300, t;
+
+	for (int r = 0; r < 5; r++) {
+		t = resets(o, n, &to_ours);
+		to = t < to ? t : to;
+		t = resets(u, n, &to_up);
+		tu = t < tu ? t : tu;
+	}
+	add_pair("port_reset", to / 1e3, tu / 1e3, "us");
+	printf("peer_bench: port resets that timed out: ours %d, upstream %d of %d\n",
+	       to_ours, to_up, 5 * n);
+	bench_add("port_reset_timeouts_ours", to_ours, "resets", 0, "", 0, 0);
+	bench_add("port_reset_timeouts_upstream", to_up, "resets", 0, "", 0, 0);
+}
+
+/* @n maps and unmaps of [@va, @va + @len); ns per map and per unmap */
+static void map_unmap(struct side *s, void *va, uint64_t len, int n,
+		      double *map_ns, double *unmap_ns)
+{
+	uint64_t iova = 0;
+	double t0, t1;
+
+	*map_ns = *unmap_ns = 0;
+	for (int i = 0; i < n; i++) {
+		t0 = bench_now_ms();
+		if (dma_map(s->fd, va, len, 0, &iova))
+			goto fail;
+		t1 = bench_now_ms();
+		if (dma_unmap(s->fd, iova))
+			goto fail;
+		*unmap_ns += bench_now_ms() - t1;
+		*map_ns += t1 - t0;
+	}
+	*map_ns *= 1e6 / n;
+	*unmap_ns *= 1e6 / n;
+	return;
+fail:
+	fprintf(stderr, "peer_bench: %s: DMA map of %llu bytes: %s\n",
+		s->name, (unsigned long long)len, strerror(errno));
+	exit(1);
+}
+
+/*
+ * Map + unmap of @len bytes at @va on both sides, in turns (best of 5 of
+ * each); with @split, the map and the unmap as figures of their own too.
+ */
+static void bench_map_pair(struct side *o, struct side *u, void *va,
+			   uint64_t len, const char *name, bool split)
+{
+	double om = 1e300, ou = 1e300, um = 1e300, uu = 1e300, m, un;
+	char fig[48];
+
+	for (int r = 0; r < 5; r++) {
+		map_unmap(o, va, len, 50, &m, &un);
+		om = m < om ? m : om;
+		ou = un < ou ? un : ou;
+		map_unmap(u, va, len, 50, &m, &un);
+		um = m < um ? m : um;
+		uu = un < uu ? un : uu;
+	}
+	snprintf(fig, sizeof(fig), "dma_map_unmap_%s", name);
+	add_pair(fig, (om + ou) / 1e3, (um + uu) / 1e3, "us");
+	if (!split)
+		return;
+	snprintf(fig, sizeof(fig), "dma_map_%s", name);
+	bench_add(fig, om / 1e3, "us", um / 1e3, "upstream dfl", um / om, 0);
+	snprintf(fig, sizeof(fig), "dma_unmap_%s", name);
+	bench_add(fig, ou / 1e3, "us", uu / 1e3, "upstream dfl", uu / ou, 0);
+}
+
+/* Map 1 MiB of 4 KiB pages at @va once; the answer, as an errno figure */
+static void map_4k_pages(struct side *s, void *va, const char *figure)
+{
+	uint64_t iova = 0;
+	int ret;
+
+	ret = dma_map(s->fd, va, MAP_4K_LEN, 0, &iova);
+	if (!ret)
+		dma_unmap(s->fd, iova);
+	printf("peer_bench: %s: DMA map of 1 MiB of 4 KiB pages: %s\n", s->name,
+	       ret ? strerror(-ret) : "mapped (the pages happened to be contiguous)");
+	bench_add(figure, -ret, "errno", 0, "", 0, 0);
+}
+
+static void bench_dma(struct side *o, struct side *u)
+{
+	void *va;
+
+	/* hugepages=4 on the VM's command line (scripts/vm/run-vm) */
+	va = mmap(NULL, HUGE_2M, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE, -1, 0);
+	if (va == MAP_FAILED)
+		die("no 2 MiB huge page");
+	bench_map_pair(o, u, va, HUGE_2M, "2MiB", true);
+	/* One page is contiguous: upstream takes it.  The cost per call */
+	bench_map_pair(o, u, va, 4096, "4KiB", true);
+	munmap(va, HUGE_2M);
+
+	/*
+	 * Without an IOMMU (these cards) a device address is physical: both
+	 * drivers need the pages contiguous.  Ours maps 4 KiB pages of any
+	 * layout through a card's IOMMU (port_bench, on the simulated card).
+	 */
+	va = mmap(NULL, MAP_4K_LEN, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (va == MAP_FAILED)
+		die("no memory");
+	map_4k_pages(o, va, "dma_map_1MiB_4k_ours");
+	map_4k_pages(u, va, "dma_map_1MiB_4k_upstream");
+	munmap(va, MAP_4K_LEN);
+}
+
+/* Doorbell to eventfd: the model raises vector 0, the port error's */
+static void error_irq_round_trips(struct side *s, int n)
+{
+	uint64_t v;
+
+	for (int i = 0; i < n; i++) {
+		s->afu[KNOB_DOORBELL(s->afu_size) / 8] = 1;
+		if (read(s->efd, &v, 8) != 8)
+			die("eventfd");
+	}
+}
+
+static void bench_irq(struct side *o, struct side *u)
+{
+	const int n = 100;
+	double to, tu;
+
+	BEST_PAIR(5, to, error_irq_round_trips(o, n),
+		  tu, error_irq_round_trips(u, n));
+	add_pair("error_irq", to / n / 1e3, tu / n / 1e3, "us");
+	/* Which CPU took each side's interrupts (a wakeup across CPUs costs
+	 * an IPI, which the emulator makes expensive) */
+	run_cmd("grep -E 'CPU|fpga-port.*err|fpga-irq.*dfl-port' /proc/interrupts");
+}
+
+static void pmu_reads(struct side *s, int n)
+{
+	pin(s->pmu_cpu);
+	for (int i = 0; i < n; i++)
+		if (perf_count(s->pmu_fd) == (uint64_t)-1)
+			die("PMU read");
+}
+
+static void bench_pmu(struct side *o, struct side *u)
+{
+	const int n = 20000;
+	double to, tu;
+
+	BEST_PAIR(5, to, pmu_reads(o, n), tu, pmu_reads(u, n));
+	add_pair("pmu_read", to / n, tu / n, "ns");
+}
+
+int main(void)
+{
+	struct side ours = { .name = "ours" }, up = { .name = "upstream" };
+	struct pci_card card_up, card_ours;
+	char dev[64], pmu[128], *p;
+	int num;
+
+	setup(&card_up, &card_ours);
+
+	p = first_match("/dev/dfl-port.*");
+	if (!p)
+		die("upstream made no /dev/dfl-port.N");
+	snprintf(dev, sizeof(dev), "%s", p);
+	p = first_match(PMU_DEVICES "/dfl_fme*");
+	if (!p)
+		die("upstream made no dfl_fme PMU");
+	snprintf(pmu, sizeof(pmu), "%s", p);
+	side_open(&up, dev, pmu);
+
+	num = pci_child_at(&card_ours, "fpga-port.", 0);
+	if (num < 0)
+		die("our card has no port");
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", num);
+	num = pci_child_at(&card_ours, "fpga-fme.", 0);
+	if (num < 0)
+		die("our card has no FME");
+	snprintf(pmu, sizeof(pmu), PMU_DEVICES "/fpga_pmu_%d", num);
+	side_open(&ours, dev, pmu);
+
+	bench_region_info(&ours, &up);
+	bench_mmio(&ours, &up);
+	bench_reset(&ours, &up);
+	bench_dma(&ours, &up);
+	bench_irq(&ours, &up);
+	bench_pmu(&ours, &up);
+	bench_print("peer");
+
+	side_close(&ours);
+	side_close(&up);
+	teardown(&card_up, &card_ours);
+	return 0;
+}
