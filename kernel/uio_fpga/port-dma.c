@@ -293,6 +293,62 @@ int fpga_port_dma_check_range(struct fpga_port_file *pf,
 }
 EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_check_range);
 
+/* The longest scatter entry: its length is an unsigned int */
+#define FPGA_PORT_DMA_MAX_SEGMENT	rounddown(UINT_MAX, PAGE_SIZE)
+
+/**
+ * fpga_port_dma_table_from_pages() - a scatter table for pinned pages
+ * @sgt: the table to fill
+ * @one: an entry of the caller's, the whole table when one entry will do
+ * @pages: the pages, in buffer order
+ * @npages: how many
+ *
+ * Pages that are physically one run (a huge page, a single page) take one
+ * entry, @one: no allocation, and one walk of the pages that stops at the
+ * first gap.  Any other layout is merged by
+ * sg_alloc_table_from_pages_segment(), which walks the pages twice (count,
+ * then fill) and allocates the table: for a huge page those were most of
+ * a map's cost.  Free with fpga_port_dma_table_free().
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int fpga_port_dma_table_from_pages(struct sg_table *sgt,
+				   struct scatterlist *one,
+				   struct page **pages, unsigned long npages)
+{
+	unsigned long first = page_to_pfn(pages[0]), i;
+	u64 length = (u64)npages << PAGE_SHIFT;
+
+	for (i = 1; i < npages; i++)
+		if (page_to_pfn(pages[i]) != first + i)
+			break;
+	if (i < npages || length > FPGA_PORT_DMA_MAX_SEGMENT)
+		return sg_alloc_table_from_pages_segment(sgt, pages, npages, 0,
+							 length,
+							 FPGA_PORT_DMA_MAX_SEGMENT,
+							 GFP_KERNEL);
+	sg_init_table(one, 1);
+	sg_set_page(one, pages[0], length, 0);
+	sgt->sgl = one;
+	sgt->nents = 1;
+	sgt->orig_nents = 1;
+	return 0;
+}
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_table_from_pages);
+
+/**
+ * fpga_port_dma_table_free() - free what fpga_port_dma_table_from_pages() made
+ * @sgt: the table
+ * @one: the entry given to it
+ */
+void fpga_port_dma_table_free(struct sg_table *sgt, struct scatterlist *one)
+{
+	if (sgt->sgl != one)
+		sg_free_table(sgt);
+	sgt->sgl = NULL;
+}
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_table_free);
+
 /* Map the pinned pages; the device must see one contiguous range */
 static int fpga_port_dma_map_pages(struct fpga_port_file *pf,
 				   struct fpga_port_dma *dma)
@@ -300,12 +356,8 @@ static int fpga_port_dma_map_pages(struct fpga_port_file *pf,
 	struct device *dev = &pf->port->chardev;
 	int ret;
 
-	ret = sg_alloc_table_from_pages_segment(&dma->user.sgt,
-						dma->user.pages,
-						dma->user.npages, 0,
-						dma->length,
-						rounddown(UINT_MAX, PAGE_SIZE),
-						GFP_KERNEL);
+	ret = fpga_port_dma_table_from_pages(&dma->user.sgt, &dma->user.run,
+					     dma->user.pages, dma->user.npages);
 	if (ret)
 		return ret;
 	ret = dma_map_sgtable(fpga_port_dma_dev(pf), &dma->user.sgt, dma->dir,
@@ -324,7 +376,7 @@ static int fpga_port_dma_map_pages(struct fpga_port_file *pf,
 err_unmap:
 	dma_unmap_sgtable(fpga_port_dma_dev(pf), &dma->user.sgt, dma->dir, 0);
 err_free_table:
-	sg_free_table(&dma->user.sgt);
+	fpga_port_dma_table_free(&dma->user.sgt, &dma->user.run);
 	return ret;
 }
 
@@ -340,7 +392,7 @@ void __fpga_port_dma_release(struct fpga_port_file *pf,
 	case FPGA_PORT_DMA_USER:
 		dma_unmap_sgtable(fpga_port_dma_dev(pf), &dma->user.sgt,
 				  dma->dir, 0);
-		sg_free_table(&dma->user.sgt);
+		fpga_port_dma_table_free(&dma->user.sgt, &dma->user.run);
 		fpga_port_dma_unpin(dma);
 		break;
 	case FPGA_PORT_DMA_DMABUF:

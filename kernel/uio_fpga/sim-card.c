@@ -9,8 +9,10 @@
  *   P+64K    AFU (NLB0), PORT_CAP.MMIO_SIZE long
  * with P = 64K + n * (64K + AFU size) for port n.
  *
- * The model thread polls the registers: every 10-20 us for 20 ms after
- * software last gave it something to do, every 100-200 us otherwise.
+ * The model thread polls the registers: without pause for 200 us after it
+ * last did something, every 10-20 us for 20 ms, every 100-200 us until
+ * 200 ms, and every 2-4 ms on a card left alone since (what many idle
+ * cards would otherwise take of the CPUs: scale_bench's idle_model_cpu).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,6 +24,7 @@
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
+#include <linux/sched/clock.h>
 
 #include "dfl-core.h"
 #include "sim.h"
@@ -33,8 +36,12 @@
 #define FPGA_SIM_BITSTREAM_ID		0x0100000000010203ULL
 #define FPGA_SIM_BITSTREAM_MD		0x0000000020260101ULL
 
-/* How long the model polls fast after the last register activity */
+/* How long the model polls fast, then slower, after the last activity */
 #define FPGA_SIM_BUSY_WINDOW		msecs_to_jiffies(20)
+#define FPGA_SIM_IDLE_WINDOW		msecs_to_jiffies(200)
+/* How long the model spins after it did something; how often it ticks */
+#define FPGA_SIM_SPIN_NS		(200 * NSEC_PER_USEC)
+#define FPGA_SIM_TICK_NS		(10 * NSEC_PER_USEC)
 
 static u64 fpga_sim_dfh(unsigned int type, unsigned int id, size_t next,
 			bool eol)
@@ -168,27 +175,50 @@ static bool fpga_sim_port_step(struct fpga_sim *sim, unsigned int n)
 	return busy;
 }
 
+/*
+ * Sleep until the next pass.  Right after the model did something it
+ * spins instead, for FPGA_SIM_SPIN_NS: a sleep of tens of microseconds
+ * costs more than that in timer and wakeup (far more in an emulated VM),
+ * and software that rings the doorbell again as soon as the last
+ * interrupt arrived, as a user-space driver's request loop does, is then
+ * seen at once, as hardware would see it.
+ */
+static void fpga_sim_model_wait(u64 last_busy_ns, unsigned long last_busy)
+{
+	if (local_clock() - last_busy_ns < FPGA_SIM_SPIN_NS)
+		cond_resched();
+	else if (time_before(jiffies, last_busy + FPGA_SIM_BUSY_WINDOW))
+		usleep_range(10, 20);
+	else if (time_before(jiffies, last_busy + FPGA_SIM_IDLE_WINDOW))
+		usleep_range(100, 200);
+	else
+		usleep_range(2000, 4000);
+}
+
 static int fpga_sim_model_thread(void *data)
 {
 	struct fpga_sim *sim = data;
 	unsigned long last_busy = jiffies;
+	u64 last_busy_ns = 0, last_tick_ns = 0;
 	unsigned int n;
 
 	while (!kthread_should_stop()) {
 		bool busy = false;
 
-		fpga_sim_cntr_tick(sim);
+		/* The clock counter needs no update on every spinning pass */
+		if (local_clock() - last_tick_ns >= FPGA_SIM_TICK_NS) {
+			fpga_sim_cntr_tick(sim);
+			last_tick_ns = local_clock();
+		}
 		busy |= fpga_sim_fme_error_step(sim);
 		for (n = 0; n < sim->num_ports; n++)
 			busy |= fpga_sim_port_step(sim, n);
 
-		/* Poll fast while software is talking to us, slowly otherwise */
-		if (busy)
+		if (busy) {
 			last_busy = jiffies;
-		if (time_before(jiffies, last_busy + FPGA_SIM_BUSY_WINDOW))
-			usleep_range(10, 20);
-		else
-			usleep_range(100, 200);
+			last_busy_ns = local_clock();
+		}
+		fpga_sim_model_wait(last_busy_ns, last_busy);
 	}
 	return 0;
 }

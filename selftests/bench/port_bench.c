@@ -9,15 +9,21 @@
  *                                /proc/self/mem, the port's access op) vs
  *                                the mmap loop
  *   dma_loopback_<size>          NLB0 copy bandwidth vs memcpy
+ *   dma_loopback_pages_2MiB_apart, dma_loopback_<size>_<n>MiB_apart
+ *                                the share of source/destination page
+ *                                pairs that far apart: what decides the
+ *                                copy's speed in the emulated VM
  *   dma_map_unmap_<size>         map + unmap cost per MiB (4 KiB pages)
  *   port_reset                   reset latency
  *
  * Prints a table, and the same figures as JSON between BENCH-JSON-BEGIN
  * and BENCH-JSON-END lines (the host stores them in build/bench.json).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/eventfd.h>
 #include <liburing.h>
 
@@ -89,6 +95,50 @@ static int bench_buf(int fd, uint64_t len, int fill, struct dma_buf *b)
 	return dma_map(fd, b->va, len, 0, &b->iova);
 }
 
+/* Page frame number of the page at @va (/proc/self/pagemap; root), or 0 */
+static uint64_t pfn_of(int pagemap, const void *va)
+{
+	uint64_t e;
+
+	if (pread(pagemap, &e, sizeof(e),
+		  (uintptr_t)va / 4096 * sizeof(e)) != sizeof(e) ||
+	    !(e & (1ULL << 63)))
+		return 0;
+	return e & ((1ULL << 55) - 1);
+}
+
+/*
+ * How the buffers' pages line up, the cause of the loopback's swings
+ * between boots (Documentation/benchmarks.md): the engine reads source
+ * page i and writes destination page i through the kernel's direct map,
+ * whose addresses follow the frame numbers, and QEMU's TCG looks guest
+ * addresses up in a direct-mapped TLB indexed by the low bits of the page
+ * number.  Pages whose frame numbers differ by a multiple of that TLB's
+ * size evict each other on every line copied.  Return: the percentage of
+ * the first @len bytes' page pairs that are a multiple of @apart pages
+ * apart, or -1 if the frame numbers cannot be read.
+ */
+static double pages_apart(const struct dma_buf *src, const struct dma_buf *dst,
+			  uint64_t len, uint64_t apart)
+{
+	uint64_t hits = 0, seen = 0;
+	int pagemap = open("/proc/self/pagemap", O_RDONLY);
+
+	if (pagemap < 0)
+		return -1;
+	for (uint64_t i = 0; i < len / 4096; i++) {
+		uint64_t s = pfn_of(pagemap, (char *)src->va + i * 4096);
+		uint64_t d = pfn_of(pagemap, (char *)dst->va + i * 4096);
+
+		if (!s || !d)
+			continue;
+		seen++;
+		hits += (s - d) % apart == 0;
+	}
+	close(pagemap);
+	return seen ? 100.0 * hits / seen : -1;
+}
+
 static void bench_dma(int fd, volatile uint64_t *afu)
 {
 	static const uint64_t sizes[] = {
@@ -136,6 +186,20 @@ static void bench_dma(int fd, volatile uint64_t *afu)
 			 (unsigned long long)len >> 10);
 		bench_add(name, len / t_dma, "GB/s", len / t_cpy, "memcpy",
 		    t_cpy / t_dma, len >= (4 << 20) ? 0.8 : 0);
+		/* Transparent huge pages are 2 MiB aligned: 512 pages */
+		if (len == sizes[0])
+			bench_add("dma_loopback_pages_2MiB_apart",
+				  pages_apart(&src, &dst, src.len, 512),
+				  "%pairs", 0, "", 0, 0);
+		for (uint64_t apart = 1024; len >= (4 << 20) && apart <= 4096;
+		     apart *= 4) {
+			snprintf(name, sizeof(name),
+				 "dma_loopback_%lluKiB_%lluMiB_apart",
+				 (unsigned long long)len >> 10,
+				 (unsigned long long)apart / 256);
+			bench_add(name, pages_apart(&src, &dst, len, apart),
+				  "%pairs", 0, "", 0, 0);
+		}
 	}
 	dma_buf_free(fd, &src);
 	dma_buf_free(fd, &dst);
