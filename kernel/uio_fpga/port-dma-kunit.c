@@ -289,11 +289,13 @@ static void port_dma_table_from_pages(struct kunit *test)
 	static const unsigned int swapped_len[] = {
 		PAGE_SIZE, PAGE_SIZE, 2 * PAGE_SIZE
 	};
+	static const unsigned int tail_gap_first[] = { 0, 0 };
+	static const unsigned int tail_gap_len[] = { 3 * PAGE_SIZE, PAGE_SIZE };
 	static const unsigned int zero[] = { 0 };
 	static const unsigned int one_page[] = { PAGE_SIZE };
 	struct page *block, *pages[4];
 	struct scatterlist run;
-	struct sg_table sgt;
+	struct sg_table sgt = {};
 	unsigned int i;
 	int ret;
 
@@ -308,6 +310,15 @@ static void port_dma_table_from_pages(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, sgt.sgl, &run);	/* nothing allocated */
 	if (!ret)
 		fpga_port_dma_table_free(&sgt, &run);
+
+	/* A gap before the last page: the walk must not stop one short */
+	pages[3] = block;
+	ret = fpga_port_dma_table_from_pages(&sgt, &run, pages, 4);
+	expect_table(test, ret, &sgt, block, 2, tail_gap_first, tail_gap_len);
+	KUNIT_EXPECT_PTR_NE(test, sgt.sgl, &run);
+	if (!ret)
+		fpga_port_dma_table_free(&sgt, &run);
+	pages[3] = nth_page(block, 3);
 
 	/* Out of order: an entry per run, in buffer order */
 	swap(pages[0], pages[1]);

@@ -299,12 +299,12 @@ EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_check_range);
 /**
  * fpga_port_dma_table_from_pages() - a scatter table for pinned pages
  * @sgt: the table to fill
- * @one: an entry of the caller's, the whole table when one entry will do
+ * @run: the caller's entry, the whole table when one entry will do
  * @pages: the pages, in buffer order
  * @npages: how many
  *
  * Pages that are physically one run (a huge page, a single page) take one
- * entry, @one: no allocation, and one walk of the pages that stops at the
+ * entry, @run: no allocation, and one walk of the pages that stops at the
  * first gap.  Any other layout is merged by
  * sg_alloc_table_from_pages_segment(), which walks the pages twice (count,
  * then fill) and allocates the table: for a huge page those were most of
@@ -313,23 +313,23 @@ EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_check_range);
  * Return: 0, or -ENOMEM.
  */
 int fpga_port_dma_table_from_pages(struct sg_table *sgt,
-				   struct scatterlist *one,
+				   struct scatterlist *run,
 				   struct page **pages, unsigned long npages)
 {
-	unsigned long first = page_to_pfn(pages[0]), i;
+	unsigned long first = page_to_pfn(pages[0]), i = 1;
 	u64 length = (u64)npages << PAGE_SHIFT;
 
-	for (i = 1; i < npages; i++)
-		if (page_to_pfn(pages[i]) != first + i)
-			break;
-	if (i < npages || length > FPGA_PORT_DMA_MAX_SEGMENT)
+	if (length <= FPGA_PORT_DMA_MAX_SEGMENT)
+		while (i < npages && page_to_pfn(pages[i]) == first + i)
+			i++;
+	if (i < npages)
 		return sg_alloc_table_from_pages_segment(sgt, pages, npages, 0,
 							 length,
 							 FPGA_PORT_DMA_MAX_SEGMENT,
 							 GFP_KERNEL);
-	sg_init_table(one, 1);
-	sg_set_page(one, pages[0], length, 0);
-	sgt->sgl = one;
+	sg_init_table(run, 1);
+	sg_set_page(run, pages[0], length, 0);
+	sgt->sgl = run;
 	sgt->nents = 1;
 	sgt->orig_nents = 1;
 	return 0;
@@ -339,11 +339,11 @@ EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_table_from_pages);
 /**
  * fpga_port_dma_table_free() - free what fpga_port_dma_table_from_pages() made
  * @sgt: the table
- * @one: the entry given to it
+ * @run: the entry given to it
  */
-void fpga_port_dma_table_free(struct sg_table *sgt, struct scatterlist *one)
+void fpga_port_dma_table_free(struct sg_table *sgt, struct scatterlist *run)
 {
-	if (sgt->sgl != one)
+	if (sgt->sgl != run)
 		sg_free_table(sgt);
 	sgt->sgl = NULL;
 }

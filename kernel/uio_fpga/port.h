@@ -245,9 +245,9 @@ void fpga_port_revoke_mmaps(struct fpga_port *port);
 struct device *fpga_port_dma_dev(struct fpga_port_file *pf);
 int fpga_port_dma_dir(u32 flags, enum dma_data_direction *dir);
 int fpga_port_dma_table_from_pages(struct sg_table *sgt,
-				   struct scatterlist *one,
+				   struct scatterlist *run,
 				   struct page **pages, unsigned long npages);
-void fpga_port_dma_table_free(struct sg_table *sgt, struct scatterlist *one);
+void fpga_port_dma_table_free(struct sg_table *sgt, struct scatterlist *run);
 int fpga_port_dma_check_range(struct fpga_port_file *pf,
 			      struct sg_table *sgt, u64 length, u64 *iova);
 struct fpga_port_dma *__fpga_port_dma_find(struct fpga_port_file *pf,

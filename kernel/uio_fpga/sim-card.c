@@ -10,21 +10,25 @@
  * with P = 64K + n * (64K + AFU size) for port n.
  *
  * The model thread polls the registers: without pause for 200 us after it
- * last did something, every 10-20 us for 20 ms, every 100-200 us until
- * 200 ms, and every 2-4 ms on a card left alone since (what many idle
- * cards would otherwise take of the CPUs: scale_bench's idle_model_cpu).
+ * last did something (while its CPU has nothing else to run), every
+ * 10-20 us for 20 ms, every 100-200 us until 200 ms, and every 2-4 ms on
+ * a card left alone since (what many idle cards would otherwise take of
+ * the CPUs: scale_bench's idle_model_cpu).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitfield.h>
-#include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/io.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/stat.h>
 
 #include "dfl-core.h"
 #include "sim.h"
@@ -176,49 +180,78 @@ static bool fpga_sim_port_step(struct fpga_sim *sim, unsigned int n)
 }
 
 /*
- * Sleep until the next pass.  Right after the model did something it
- * spins instead, for FPGA_SIM_SPIN_NS: a sleep of tens of microseconds
- * costs more than that in timer and wakeup (far more in an emulated VM),
- * and software that rings the doorbell again as soon as the last
- * interrupt arrived, as a user-space driver's request loop does, is then
- * seen at once, as hardware would see it.
+ * Sleep for @min_us to @max_us, or until kthread_stop() wakes us, which
+ * usleep_range() would not: removing a card waits for its model.  An idle
+ * card's model does not count as load.
  */
-static void fpga_sim_model_wait(u64 last_busy_ns, unsigned long last_busy)
+static void fpga_sim_model_sleep(unsigned int min_us, unsigned int max_us)
 {
-	if (local_clock() - last_busy_ns < FPGA_SIM_SPIN_NS)
-		cond_resched();
-	else if (time_before(jiffies, last_busy + FPGA_SIM_BUSY_WINDOW))
-		usleep_range(10, 20);
-	else if (time_before(jiffies, last_busy + FPGA_SIM_IDLE_WINDOW))
-		usleep_range(100, 200);
-	else
-		usleep_range(2000, 4000);
+	ktime_t timeout = ns_to_ktime((u64)min_us * NSEC_PER_USEC);
+
+	set_current_state(TASK_IDLE);
+	if (!kthread_should_stop())
+		schedule_hrtimeout_range(&timeout,
+					 (u64)(max_us - min_us) * NSEC_PER_USEC,
+					 HRTIMER_MODE_REL);
+	__set_current_state(TASK_RUNNING);
+}
+
+/*
+ * Wait for the next pass.  Right after the model did something it spins
+ * instead, for FPGA_SIM_SPIN_NS, as long as nothing else wants its CPU: a
+ * sleep of tens of microseconds costs more than that in timer and wakeup
+ * (far more in an emulated VM), and software that rings the doorbell
+ * again as soon as the last interrupt arrived, as a user-space driver's
+ * request loop does, is then seen at once, as hardware would see it.
+ * local_clock() may step back across a migration: the unsigned difference
+ * then ends the spin early, which is harmless.
+ */
+static void fpga_sim_model_wait(u64 now, u64 last_busy_ns,
+				unsigned long last_busy)
+{
+	if (now - last_busy_ns < FPGA_SIM_SPIN_NS && single_task_running()) {
+		cpu_relax();
+		/* A spin that never sleeps must still let Tasks RCU through */
+		cond_resched_tasks_rcu_qs();
+	} else if (time_before(jiffies, last_busy + FPGA_SIM_BUSY_WINDOW)) {
+		fpga_sim_model_sleep(10, 20);
+	} else if (time_before(jiffies, last_busy + FPGA_SIM_IDLE_WINDOW)) {
+		fpga_sim_model_sleep(100, 200);
+	} else {
+		fpga_sim_model_sleep(2000, 4000);
+	}
 }
 
 static int fpga_sim_model_thread(void *data)
 {
 	struct fpga_sim *sim = data;
 	unsigned long last_busy = jiffies;
-	u64 last_busy_ns = 0, last_tick_ns = 0;
+	u64 now, last_busy_ns = 0, last_tick_ns = 0;
 	unsigned int n;
 
 	while (!kthread_should_stop()) {
 		bool busy = false;
 
-		/* The clock counter needs no update on every spinning pass */
-		if (local_clock() - last_tick_ns >= FPGA_SIM_TICK_NS) {
+		/*
+		 * A spinning pass comes every few microseconds, and reading
+		 * the time for the clock counter is not free everywhere (in
+		 * the test VM ktime_get() reads the emulated HPET)
+		 */
+		now = local_clock();
+		if (now - last_tick_ns >= FPGA_SIM_TICK_NS) {
 			fpga_sim_cntr_tick(sim);
-			last_tick_ns = local_clock();
+			last_tick_ns = now;
 		}
 		busy |= fpga_sim_fme_error_step(sim);
 		for (n = 0; n < sim->num_ports; n++)
 			busy |= fpga_sim_port_step(sim, n);
 
+		now = local_clock();
 		if (busy) {
 			last_busy = jiffies;
-			last_busy_ns = local_clock();
+			last_busy_ns = now;
 		}
-		fpga_sim_model_wait(last_busy_ns, last_busy);
+		fpga_sim_model_wait(now, last_busy_ns, last_busy);
 	}
 	return 0;
 }

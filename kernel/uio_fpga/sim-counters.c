@@ -94,7 +94,7 @@ u64 fpga_sim_cntr_clocks(struct fpga_sim *sim, ktime_t start)
 		       FPGA_SIM_NS_PER_CLOCK);
 }
 
-/* Advance CNTR_CLOCK; the model calls this on every pass */
+/* Advance CNTR_CLOCK; the model calls this every pass, at most every 10 us */
 void fpga_sim_cntr_tick(struct fpga_sim *sim)
 {
 	fpga_sim_write(sim, FPGA_SIM_FME_COUNTERS + CNTR_CLOCK,

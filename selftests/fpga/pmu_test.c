@@ -362,7 +362,7 @@ TEST_F(pmu, repeated_reads_no_double_count)
 
 /*
  * The card's 250 MHz clock runs, and counts what the model's clock
- * register advanced in between (the model updates it on each pass, so
+ * register advanced in between (the model updates it as it polls, so
  * not time itself).
  */
 TEST_F(pmu, clock_counts_model_clock)
