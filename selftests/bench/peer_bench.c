@@ -28,7 +28,6 @@
  * The ratio is upstream's time over ours: 1.0 or more means ours is not
  * slower, the target on every shared path.
  */
-#define _GNU_SOURCE
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -36,6 +35,7 @@
 #include <string.h>
 #include <glob.h>
 #include <sys/eventfd.h>
+#include <sys/wait.h>
 
 #include "pci_util.h"
 #include "perf_util.h"
@@ -74,6 +74,8 @@ static void die(const char *what)
 /* Our modules out, upstream's in, the cards bound, ours loaded beside */
 static void setup(struct pci_card *up, struct pci_card *ours)
 {
+	cpu_set_t cpus;
+
 	if (run_cmd("for m in uio_fpga fpga_port fpga_fme fpga_dfl_pci fpga_sim "
 		    "fpga_dfl; do [ ! -d /sys/module/$m ] || rmmod $m || exit 1; done"))
 		die("cannot unload the suite's modules (upstream needs the "
@@ -95,19 +97,41 @@ static void setup(struct pci_card *up, struct pci_card *ours)
 	if (run_cmd("modprobe fpga_dfl_pci && modprobe fpga_port && "
 		    "modprobe fpga_fme"))
 		die("cannot load the suite's modules beside upstream's");
+	/*
+	 * Upstream's PMU counts on the CPU its card was probed on (the
+	 * writer of drivers_probe), ours on the card number's (card 0: CPU
+	 * 0): both probed from CPU 0, pmu_read compares the drivers on one
+	 * CPU, not two CPUs.
+	 */
+	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+		die("sched_getaffinity");
+	bench_pin(0);
 	if (run_cmd("echo dfl_peer_pci > " PCI_DEVICES "/%s/driver_override && "
 		    "echo %s > /sys/bus/pci/drivers_probe", up->bdf, up->bdf) ||
 	    run_cmd("echo fpga_dfl_pci > " PCI_DEVICES "/%s/driver_override && "
 		    "echo %s > /sys/bus/pci/drivers_probe", ours->bdf, ours->bdf))
 		die("cannot bind the cards");
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		die("sched_setaffinity");
 }
 
-static void teardown(struct pci_card *up, struct pci_card *ours)
+/*
+ * The cards unbound and back to the model's own poll, upstream's modules
+ * out, however far setup() came: run once the bench's process is gone, so
+ * that no file or mapping of a port is open while its card unbinds.
+ */
+static void teardown(void)
 {
-	pci_unbind(up);
-	pci_unbind(ours);
-	pci_model_poll_us(up->bdf, 0);
-	pci_model_poll_us(ours->bdf, 0);
+	struct pci_card up, ours;
+
+	if (!pci_card_find(&up, "peer-upstream")) {
+		pci_unbind(&up);
+		pci_model_poll_us(up.bdf, 0);
+	}
+	if (!pci_card_find(&ours, "peer-ours")) {
+		pci_unbind(&ours);
+		pci_model_poll_us(ours.bdf, 0);
+	}
 	run_cmd("for m in fpga_fme fpga_port fpga_dfl_pci fpga_dfl dfl-peer-pci "
 		"dfl-fme dfl-afu dfl fpga-region fpga-bridge fpga-mgr; do "
 		"[ ! -d /sys/module/$(echo $m | tr - _) ] || rmmod $m; done");
@@ -172,15 +196,6 @@ static void side_close(struct side *s)
 	munmap((void *)s->afu, s->afu_size);
 	close(s->efd);
 	close(s->fd);
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
 }
 
 /* Record one shared path: ours against upstream's, in @unit per op */
@@ -381,7 +396,7 @@ static void bench_irq(struct side *o, struct side *u)
 
 static void pmu_reads(struct side *s, int n)
 {
-	pin(s->pmu_cpu);
+	bench_pin(s->pmu_cpu);
 	for (int i = 0; i < n; i++)
 		if (perf_count(s->pmu_fd) == (uint64_t)-1)
 			die("PMU read");
@@ -396,7 +411,7 @@ static void bench_pmu(struct side *o, struct side *u)
 	add_pair("pmu_read", to / n, tu / n, "ns");
 }
 
-int main(void)
+static void run(void)
 {
 	struct side ours = { .name = "ours" }, up = { .name = "upstream" };
 	struct pci_card card_up, card_ours;
@@ -430,11 +445,39 @@ int main(void)
 	bench_reset(&ours, &up);
 	bench_dma(&ours, &up);
 	bench_irq(&ours, &up);
+	if (ours.pmu_cpu != up.pmu_cpu)
+		printf("peer_bench: the PMUs count on different CPUs: pmu_read "
+		       "compares CPUs as well\n");
 	bench_pmu(&ours, &up);
 	bench_print("peer");
 
 	side_close(&ours);
 	side_close(&up);
-	teardown(&card_up, &card_ours);
-	return 0;
+}
+
+/*
+ * The bench runs in a child, so that whatever way it ends (die(), a
+ * signal) the cards are left as make bench attached them: a model left
+ * polling every 100 us would slow the benchmarks after this one.
+ */
+int main(void)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		run();
+		exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	teardown();
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "peer_bench: killed by signal %d\n",
+			WTERMSIG(status));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

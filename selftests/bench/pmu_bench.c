@@ -14,7 +14,6 @@
  * Prints a table, and the same figures as JSON between BENCH-JSON-BEGIN
  * and BENCH-JSON-END lines (the host stores them in build/bench.json).
  */
-#define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,23 +41,11 @@ static void read_loop(int fd, size_t size, long n)
 	}
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(1);
-	}
-}
-
 static void bench_read(const char *name, int fpga, int sw, int cpu)
 {
 	double t_fpga, t_sw;
 
-	pin(cpu);
+	bench_pin(cpu);
 	BEST_PAIR(REPS, t_fpga, read_loop(fpga, 8, READS),
 		  t_sw, read_loop(sw, 8, READS));
 	bench_add(name, t_fpga / READS, "ns/read", t_sw / READS,
@@ -102,7 +89,7 @@ int main(void)
 		bench_read("pmu_read_remote", fpga, sw, (cpu + 1) % ncpu);
 
 	/* A group of every card counter: one read for all of them */
-	pin(cpu);
+	bench_pin(cpu);
 	leader = -1;
 	for (int e = 0; e < EV_NUM; e++) {
 		struct perf_event_attr attr = {

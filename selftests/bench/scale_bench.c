@@ -26,7 +26,6 @@
  * "perf stat -a" over all 64 cards' counters, per counter, against the
  * same over one card's.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

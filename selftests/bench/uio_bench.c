@@ -18,7 +18,6 @@
  * The ratio is speed relative to the baseline (>1 faster, 0.5 = twice
  * as slow).  Prints a table and the same figures as JSON.
  */
-#define _GNU_SOURCE
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -87,16 +86,6 @@ struct pingpong {
 	pthread_t thread;
 };
 
-static void pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity");
-}
-
 /*
  * The pong thread runs on the CPU it is given.  Under the emulator
  * a wakeup across CPUs costs several times one on the same CPU (the other
@@ -108,7 +97,7 @@ static void *pong_thread(void *arg)
 	struct pingpong *pp = arg;
 	uint64_t v;
 
-	pin_to(pp->cpu);
+	bench_pin(pp->cpu);
 	/* Answer every ping, the last one (after stop) included */
 	while (read(pp->ping, &v, 8) == 8) {
 		if (write(pp->pong, &v, 8) != 8 || pp->stop)
@@ -241,7 +230,7 @@ int main(void)
 	char uio[32], path[64];
 	int fd, num;
 
-	pin_to(BENCH_CPU);
+	bench_pin(BENCH_CPU);
 	if (run_cmd("modprobe fpga_sim && modprobe fpga_port && modprobe uio_fpga") ||
 	    sim_add(card, 1)) {
 		fprintf(stderr, "uio_bench: cannot create a simulated card\n");

@@ -9,8 +9,10 @@
 #define _FPGA_SELFTEST_BENCH_UTIL_H
 
 #include <math.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -20,6 +22,19 @@ static inline double bench_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* Run the calling thread on @cpu only (the benchmarks build with _GNU_SOURCE) */
+static inline void bench_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		exit(1);
+	}
 }
 
 /*
