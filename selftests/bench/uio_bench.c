@@ -61,7 +61,18 @@ static void die(const char *what)
  */
 #define WATCHDOG_S	120
 
-static void watchdog(int sig);
+static void watchdog(int sig)
+{
+	int fd = open("/proc/sysrq-trigger", O_WRONLY);
+	const char *msg = fd >= 0 && write(fd, "t", 1) == 1 ?
+		"uio_bench: stuck, task stacks on the console\n" :
+		"uio_bench: stuck\n";
+
+	(void)sig;
+	if (write(2, msg, strlen(msg)) < 0)
+		_exit(2);
+	_exit(1);
+}
 
 static void progress(void)
 {
@@ -425,19 +436,6 @@ static void pin_model(unsigned int card, int cpu)
 		fclose(f);
 	}
 	closedir(d);
-}
-
-static void watchdog(int sig)
-{
-	int fd = open("/proc/sysrq-trigger", O_WRONLY);
-	const char *msg = fd >= 0 && write(fd, "t", 1) == 1 ?
-		"uio_bench: stuck, task stacks on the console\n" :
-		"uio_bench: stuck\n";
-
-	(void)sig;
-	if (write(2, msg, strlen(msg)) < 0)
-		_exit(2);
-	_exit(1);
 }
 
 int main(void)
