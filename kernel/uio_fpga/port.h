@@ -186,8 +186,8 @@ enum fpga_port_dma_kind {
  * @user.addr:	start of the buffer in the mapping process
  * @user.pages:	the pinned pages
  * @user.npages: number of pages
- * @user.sgt:	the pages as mapped for the device
- * @user.run:	@user.sgt's one entry when the pages are one physical run
+ * @user.sgt:	the pages as mapped for the device; empty (no sgl) when
+ *		they are one physical run, mapped with dma_map_page()
  * @user.mm:	the process whose pinned_vm shows the pinned pages
  * @user.account: the user whose RLIMIT_MEMLOCK budget they count
  *		against, or NULL (the mapper had CAP_IPC_LOCK)
@@ -210,7 +210,6 @@ struct fpga_port_dma {
 			struct page **pages;
 			unsigned long npages;
 			struct sg_table sgt;
-			struct scatterlist run;
 			struct mm_struct *mm;
 			struct user_struct *account;
 		} user;
@@ -244,10 +243,7 @@ void fpga_port_revoke_mmaps(struct fpga_port *port);
 /* port-dma.c: the file's tree of mappings, shared by both kinds */
 struct device *fpga_port_dma_dev(struct fpga_port_file *pf);
 int fpga_port_dma_dir(u32 flags, enum dma_data_direction *dir);
-int fpga_port_dma_table_from_pages(struct sg_table *sgt,
-				   struct scatterlist *run,
-				   struct page **pages, unsigned long npages);
-void fpga_port_dma_table_free(struct sg_table *sgt, struct scatterlist *run);
+bool fpga_port_dma_pages_contiguous(struct page **pages, unsigned long npages);
 int fpga_port_dma_check_range(struct fpga_port_file *pf,
 			      struct sg_table *sgt, u64 length, u64 *iova);
 struct fpga_port_dma *__fpga_port_dma_find(struct fpga_port_file *pf,
