@@ -28,18 +28,14 @@
 
 struct sim_kunit {
 	struct fpga_sim sim;
-	atomic_t irq_works;	/* times the interrupt delivery work ran */
 	struct device *parent;	/* fpga_sim_layout: the card's device */
 	struct fpga_dfl_card *card;	/* and the card enumerated */
 	int irqs[FPGA_SIM_MAX_VECS];
 };
 
+/* No irq domain here: nothing to deliver, a raise stays pending */
 static void sim_kunit_irq_work(struct irq_work *work)
 {
-	struct sim_kunit *t = container_of(work, struct sim_kunit,
-					   sim.irq.work);
-
-	atomic_inc(&t->irq_works);
 }
 
 static int sim_kunit_init(struct kunit *test)
@@ -56,8 +52,12 @@ static int sim_kunit_init(struct kunit *test)
 	t->sim.live = true;
 	mutex_init(&t->sim.err_lock);
 	spin_lock_init(&t->sim.cntr_lock);
-	/* The interrupt controller: only its delivery work, counted here */
+	/*
+	 * The interrupt controller without a domain: every vector masked,
+	 * so what the card raises stays in irq.pending for the tests to see
+	 */
 	t->sim.irq.num = FPGA_SIM_FME_ERR_VEC(NUM_PORTS) + 1;
+	bitmap_fill(t->sim.irq.masked, FPGA_SIM_MAX_VECS);
 	init_irq_work(&t->sim.irq.work, sim_kunit_irq_work);
 	ret = fpga_sim_card_layout(&t->sim);
 	if (ret)
@@ -302,7 +302,6 @@ static void sim_error_irq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, err_reg(sim, 1, PORT_ERROR)),
 			PORT_ERR_DMA_FAULT);
 	KUNIT_EXPECT_FALSE(test, test_bit(vec, sim->irq.pending));
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->irq_works), 0);
 	KUNIT_EXPECT_EQ(test, fpga_sim_cntr_get(sim, 1, CNTR_EVT_ERROR_IRQS), 0);
 
 	/* An unmasked bit interrupts, on port 1's error vector */
@@ -310,7 +309,6 @@ static void sim_error_irq(struct kunit *test)
 	irq_work_sync(&sim->irq.work);
 	KUNIT_EXPECT_TRUE(test, test_bit(vec, sim->irq.pending));
 	KUNIT_EXPECT_EQ(test, bitmap_weight(sim->irq.pending, sim->irq.num), 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&t->irq_works), 1);
 	KUNIT_EXPECT_EQ(test, fpga_sim_cntr_get(sim, 1, CNTR_EVT_ERROR_IRQS), 1);
 	KUNIT_EXPECT_EQ(test, fpga_sim_cntr_get(sim, CNTR_CARD,
 						CNTR_EVT_ERROR_IRQS), 1);

@@ -19,7 +19,7 @@ static irqreturn_t uio_fpga_irq_handler(int irq, struct uio_info *info)
 {
 	struct uio_fpga *uf = to_uio_fpga(info);
 
-	/* Hard irq context: interrupts are off, plain spin_lock suffices */
+	/* An irq handler: interrupts are off, plain spin_lock suffices */
 	spin_lock(&uf->irq_lock);
 	trace_uio_irq(uf->fdev->card_id, uf->fdev->id, !uf->irq_disabled);
 	if (!uf->irq_disabled) {
