@@ -362,7 +362,6 @@ err_unmap:
 	dma_unmap_sgtable(dma_dev, &dma->user.sgt, dma->dir, 0);
 err_free_table:
 	sg_free_table(&dma->user.sgt);
-	dma->user.sgt.sgl = NULL;
 	return ret;
 }
 

@@ -8,7 +8,7 @@
  * (generic_handle_domain_irq_safe(), as a demultiplexer of interrupts
  * behind a bus does): handlers run as they would for a real interrupt
  * arriving on that CPU.  An irq_work delivering it in hard-irq context
- * instead cost the model's CPU a self-IPI per interrupt, a quarter of an
+ * instead cost the model's CPU a self-IPI per interrupt, a third of an
  * interrupt round trip in the emulated test VM (uio_bench); it still
  * delivers a vector unmasked or enabled again while pending, and raises
  * from atomic context.  A vector raised while masked or disabled stays
