@@ -3,8 +3,9 @@
  * KUnit suite fpga_port_dma: the bookkeeping of DMA mappings (port-dma.c)
  * without pinning or mapping anything: each file's own tree of mappings
  * (ownership), the overlap check, the DMA direction from the map flags,
- * the scatter table of pinned pages, the one-range check of a mapped
- * table, and the locked-memory charge.
+ * whether pinned pages are one physical run (mapped without a scatter
+ * table), the one-range check of a mapped table, and the locked-memory
+ * charge.
  */
 #include <kunit/test.h>
 #include <linux/dma-buf.h>

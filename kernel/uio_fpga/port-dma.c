@@ -4,8 +4,9 @@
  * that every kind of DMA mapping shares (port-dmabuf.c maps dma-bufs).
  *
  * Unlike upstream, buffers are ordinary 4 KiB pages of any size: they are
- * pinned, put in a scatter-gather table and mapped through the DMA API of
- * the card, whose IOMMU must give one device-contiguous range.  A mapping
+ * pinned and mapped through the DMA API of the card, whose IOMMU must give
+ * one device-contiguous range: with one dma_map_page() when the pages are
+ * one physical run, else through a scatter-gather table.  A mapping
  * belongs to the file that made it (no other opener can unmap it) and its
  * pinned pages are charged to the user and process that mapped them, and
  * uncharged from those same ones, whoever unmaps.
@@ -301,7 +302,9 @@ EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_check_range);
  * @pages: the pages, in buffer order
  * @npages: how many, at least one
  *
- * A huge page or a single page is; the walk stops at the first gap.
+ * The walk stops at the first gap.
+ *
+ * Return: true for a single page, a huge page or any other physical run.
  */
 bool fpga_port_dma_pages_contiguous(struct page **pages, unsigned long npages)
 {
@@ -316,10 +319,11 @@ EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_pages_contiguous);
 
 /*
  * Map the pinned pages; the device must see one contiguous range.  One
- * physical run is one dma_map_page(): building, mapping and checking a
- * scatter table for it was a third of the cost of mapping a 4 KiB page.
- * Other layouts go through a table, which the card's IOMMU must map as
- * one range.
+ * physical run, no longer than a scatter entry may be, is one
+ * dma_map_page(): building, mapping and checking a table for it was a
+ * third of the cost of mapping a 4 KiB page.  Other pins go through a
+ * table (longer runs split at the same limit), which the card's IOMMU
+ * must map as one range.
  */
 static int fpga_port_dma_map_pages(struct fpga_port_file *pf,
 				   struct fpga_port_dma *dma)
@@ -328,7 +332,8 @@ static int fpga_port_dma_map_pages(struct fpga_port_file *pf,
 	struct device *dev = &pf->port->chardev;
 	int ret;
 
-	if (fpga_port_dma_pages_contiguous(dma->user.pages, dma->user.npages)) {
+	if (dma->length <= FPGA_PORT_DMA_MAX_SEGMENT &&
+	    fpga_port_dma_pages_contiguous(dma->user.pages, dma->user.npages)) {
 		dma->iova = dma_map_page(dma_dev, dma->user.pages[0], 0,
 					 dma->length, dma->dir);
 		if (dma_mapping_error(dma_dev, dma->iova)) {

@@ -4,17 +4,21 @@
  * own, one hwirq per vector (Debian's kernel has no CONFIG_IRQ_SIM).
  *
  * The model thread raises a vector in process context and delivers it at
- * once, with interrupts off, through the irq core's flow handler
+ * once, with interrupts off, through the irq core's edge flow
  * (generic_handle_domain_irq_safe(), as a demultiplexer of interrupts
- * behind a bus does): handlers run as they would for a real interrupt
- * arriving on that CPU.  An irq_work delivering it in hard-irq context
+ * behind a bus does).  An irq_work delivering it in hard-irq context
  * instead cost the model's CPU a self-IPI per interrupt, a third of an
- * interrupt round trip in the emulated test VM (uio_bench); it still
- * delivers a vector unmasked or enabled again while pending, and raises
- * from atomic context.  A vector raised while masked or disabled stays
- * pending; raises of a vector that is already pending coalesce, like an
- * MSI-X pending bit.  A vector nobody has requested is shut down: what is
- * raised there is counted, then dropped.
+ * interrupt round trip in the emulated test VM.  The irq_work still
+ * delivers a vector unmasked or enabled again while pending, raises from
+ * atomic context, and every raise on a kernel that proves its locking:
+ * there the handlers must run in hard-irq context, as real hardware runs
+ * them, for lockdep to learn which locks they take there.
+ *
+ * A vector raised while masked or disabled stays pending; raises of a
+ * vector that is already pending coalesce, like an MSI-X pending bit.  A
+ * raise while the vector's handler runs on another CPU is not lost: the
+ * edge flow runs the handler again.  A vector nobody has requested is
+ * shut down: what is raised there is counted, then dropped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,6 +46,9 @@ static void fpga_sim_irq_deliver(struct fpga_sim_irq *irq)
 	for_each_set_bit(vec, irq->pending, irq->num) {
 		if (test_bit(vec, irq->masked))
 			continue;
+		/* NULL would be the default domain: another chip's vectors */
+		if (WARN_ON_ONCE(!irq->domain))
+			return;
 		if (test_and_clear_bit(vec, irq->pending))
 			generic_handle_domain_irq_safe(irq->domain, vec);
 	}
@@ -56,6 +63,11 @@ static void fpga_sim_irq_work(struct irq_work *work)
 static void fpga_sim_irq_mask(struct irq_data *d)
 {
 	set_bit(irqd_to_hwirq(d), fpga_sim_irq_of(d)->masked);
+}
+
+/* The edge flow acks each interrupt it takes: taking the pending bit was it */
+static void fpga_sim_irq_ack(struct irq_data *d)
+{
 }
 
 static void fpga_sim_irq_unmask(struct irq_data *d)
@@ -98,6 +110,7 @@ static struct irq_chip fpga_sim_irq_chip = {
 	.name		= "fpga_sim",
 	.irq_startup	= fpga_sim_irq_startup,
 	.irq_shutdown	= fpga_sim_irq_shutdown,
+	.irq_ack	= fpga_sim_irq_ack,
 	.irq_mask	= fpga_sim_irq_mask,
 	.irq_unmask	= fpga_sim_irq_unmask,
 	.irq_retrigger	= fpga_sim_irq_retrigger,
@@ -110,7 +123,7 @@ static int fpga_sim_irq_map(struct irq_domain *d, unsigned int virq,
 
 	irq_set_chip_data(virq, sim);
 	irq_set_chip_and_handler_name(virq, &fpga_sim_irq_chip,
-				      handle_simple_irq, sim->irq.names[hw]);
+				      handle_edge_irq, sim->irq.names[hw]);
 	irq_set_noprobe(virq);
 	return 0;
 }
@@ -148,9 +161,11 @@ static void fpga_sim_irq_name(struct fpga_sim *sim, unsigned int vec)
  * @sim: the card
  * @vec: vector (see FPGA_SIM_PORT_ERR_VEC() and friends)
  *
- * Any context: from a task it is delivered before this returns (unless
- * masked or disabled), from atomic context by an irq_work.  Counted in the
- * counter bank whether delivered or not.
+ * Any context.  From a task the handlers run before this returns (unless
+ * the vector is masked or disabled, or already taken elsewhere): the
+ * caller holds no lock a handler may take.  From atomic context, and on a
+ * kernel with CONFIG_PROVE_LOCKING, an irq_work delivers it.  Counted in
+ * the counter bank whether delivered or not.
  */
 void fpga_sim_irq_raise(struct fpga_sim *sim, unsigned int vec)
 {
@@ -169,7 +184,7 @@ void fpga_sim_irq_raise(struct fpga_sim *sim, unsigned int vec)
 	set_bit(vec, irq->pending);
 	/* Pending before the mask is read: pairs with fpga_sim_irq_unmask() */
 	smp_mb__after_atomic();
-	if (in_task())
+	if (in_task() && !IS_ENABLED(CONFIG_PROVE_LOCKING))
 		fpga_sim_irq_deliver(irq);
 	else
 		irq_work_queue(&irq->work);

@@ -57,7 +57,8 @@ struct task_struct;
  * @num:	number of vectors
  * @pending:	vectors raised and not delivered yet
  * @masked:	vectors the irq core has masked (or not started)
- * @work:	delivers pending vectors in hard-irq context
+ * @work:	delivers pending vectors in hard-irq context: after unmask or
+ *		enable, raises from atomic context, lockdep kernels
  * @names:	name of each vector's irq (fpga_simID-pN-err, ...)
  */
 struct fpga_sim_irq {
