@@ -168,12 +168,12 @@ TEST_F(fme, inject_errors_raise_and_clear)
 
 	ASSERT_EQ(0, fme_error_write(self->sysfs, "inject_errors", "5"));
 	EXPECT_EQ(1 << 11, fme_error_wait(self->sysfs, "catfatal_errors", 1 << 11));
-	EXPECT_EQ(1 << 6, fme_error(self->sysfs, "nonfatal_errors"));
+	EXPECT_EQ(1 << 6, fme_error_wait(self->sysfs, "nonfatal_errors", 1 << 6));
 	EXPECT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("no interrupt for the second");
 
 	ASSERT_EQ(0, fme_error_write(self->sysfs, "inject_errors", "0"));
 	EXPECT_EQ(0, fme_error_wait(self->sysfs, "catfatal_errors", 0));
-	EXPECT_EQ(0, fme_error(self->sysfs, "nonfatal_errors"));
+	EXPECT_EQ(0, fme_error_wait(self->sysfs, "nonfatal_errors", 0));
 	close(set.fd);
 }
 

@@ -155,6 +155,13 @@ t_irq()
 	wait $ringer
 	[ $rc = 0 ] || return 1
 	out_has '^{"vector":0,"count":[1-9][0-9]*}$' || return 1
+	# A ring after the wait returned is held (the irq stays disabled
+	# until the next wait) and would answer that wait: take it first
+	i=0
+	while [ $i -lt 3 ] &&
+	      $FPGACTL irq wait $PORT --timeout 500 > /dev/null 2>&1; do
+		i=$((i + 1))
+	done
 	expect 1 "no interrupt on vector 0 of /dev/$UIO within 200 ms" \
 		$FPGACTL irq wait $PORT --timeout 200 || return 1
 	expect 1 "UIO has user interrupt 0 only" \

@@ -471,7 +471,6 @@ TEST_F(pci, pmu_for_card_with_counter_bank)
 {
 	int fme = pci_child_at(&self->basic, "fpga-fme.", 0);
 	int bad = pci_child_at(&self->bad, "fpga-fme.", 0);
-	uint64_t c0, c1;
 	int fd, type;
 
 	NEED_CARDS();
@@ -484,10 +483,7 @@ TEST_F(pci, pmu_for_card_with_counter_bank)
 	/* The clock the host model advances */
 	fd = perf_open(type, PMU_CLOCK, pmu_read_num(fme, "cpumask"), -1);
 	ASSERT_GE(fd, 0);
-	c0 = perf_count(fd);
-	usleep(50000);
-	c1 = perf_count(fd);
-	EXPECT_LT(c0, c1);
+	EXPECT_TRUE(perf_count_moves(fd));
 	close(fd);
 }
 

@@ -357,9 +357,12 @@ TEST_F(model, clock_runs_at_250mhz)
 	unsigned int id = self->id;
 	struct timespec t0[2], t1[2];
 	long long c0, c1, inner, outer;
+	int i;
 
 	ASSERT_EQ(0, sim_add(id, 1));
-	usleep(20000);
+	/* Running once the model made its first pass */
+	for (i = 0; i < 200 && card_cntr(id, "clock") <= 0; i++)
+		usleep(10000);
 	/*
 	 * Each read is bracketed by the clock: a sysfs read takes
 	 * milliseconds on the debug kernel, so the count must lie between

@@ -235,9 +235,13 @@ static void large_bo_killable(struct __test_metadata *_metadata,
 	killed = bo_work_ms(_metadata, work, size, whole / 10);
 	TH_LOG("%llu MiB: whole work %.0f ms, killed a tenth in: gone in %.0f ms",
 	       (unsigned long long)(size / MiB), whole, killed);
-	/* Too quick to tell a stop from a finish: the check means nothing */
+	/*
+	 * Too quick to tell a stop from a finish: the check means nothing.
+	 * Work that ignores the kill ends near the whole time; half of it
+	 * leaves room for a stall of the emulated VM.
+	 */
 	ASSERT_GT(whole, 100);
-	EXPECT_LT(killed, whole / 4);
+	EXPECT_LT(killed, whole / 2);
 }
 
 TEST_F_TIMEOUT(vgem, populate_is_killable, 240)
@@ -372,7 +376,8 @@ TEST_F(vgem, fence_timeout)
 	int f, dmabuf, sync;
 
 	ASSERT_EQ(0, sysfs_read(TIMEOUT_PARAM, old, sizeof(old)));
-	ASSERT_EQ(0, sysfs_write(TIMEOUT_PARAM, "300"));
+	/* Long enough that a stalled VM still polls before it expires */
+	ASSERT_EQ(0, sysfs_write(TIMEOUT_PARAM, "1000"));
 	ASSERT_EQ(0, vgem_ext_create(self->fd, 4096, 0, &c));
 	dmabuf = prime_export(self->fd, c.handle);
 	ASSERT_GE(dmabuf, 0);
@@ -937,14 +942,18 @@ TEST_F(fpga, fence_times_out_without_interrupt)
 
 	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &b));
 	ASSERT_EQ(0, port_dmabuf_map(self->port, b.dmabuf, 0, &iova, NULL));
+	/*
+	 * Its time runs from before the fence, so the check holds whatever
+	 * stalls the VM; a jiffy timer may end up to a tick early
+	 */
+	t0 = now_ms();
 	ASSERT_EQ(0, port_dmabuf_fence(self->port, iova, FPGA_PORT_FENCE_WRITE,
-				       0, 300));
+				       0, 1000));
 	sync = dmabuf_sync_file(b.dmabuf);
 	ASSERT_GE(sync, 0);
-	t0 = now_ms();
 	EXPECT_EQ(0, dmabuf_poll(b.dmabuf, 100));
 	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(b.dmabuf, 5000));
-	EXPECT_GE(now_ms() - t0, 150);
+	EXPECT_GE(now_ms() - t0, 1000 - 20);
 	EXPECT_EQ(-ETIMEDOUT, sync_file_status(sync));
 	EXPECT_EQ(0, dma_unmap(self->port, iova));
 	vbuf_free(self->drm, &b);

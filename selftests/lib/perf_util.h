@@ -6,8 +6,10 @@
 #ifndef _FPGA_SELFTEST_PERF_UTIL_H
 #define _FPGA_SELFTEST_PERF_UTIL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "sim_util.h"
@@ -112,6 +114,28 @@ static inline long long sim_counter(unsigned int id, int port,
 		snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/port%d/%s",
 			 id, port, name);
 	return sysfs_read_num(path);
+}
+
+/*
+ * Does the count of @fd move within a second?  A card's model advances
+ * its clock as it polls, every few milliseconds when idle; a loaded
+ * emulated kernel (rt above all) can hold it back longer than a short
+ * fixed wait (a CI failure at 10 ms).
+ */
+static inline bool perf_count_moves(int fd)
+{
+	uint64_t v1 = perf_count(fd), v2;
+	int i;
+
+	for (i = 0; v1 != (uint64_t)-1 && i < 100; i++) {
+		usleep(10000);
+		v2 = perf_count(fd);
+		if (v2 == (uint64_t)-1)
+			return false;
+		if (v2 > v1)
+			return true;
+	}
+	return false;
 }
 
 #endif /* _FPGA_SELFTEST_PERF_UTIL_H */
