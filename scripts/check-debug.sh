@@ -37,7 +37,8 @@ full)
 	;;
 ci)
 	DEBUG_TESTS=${DEBUG_TESTS:-kunit stress fpga:modules_test fpga:sim_test fpga:fme_test \
-fpga:port_test fpga:uio_test fpga:pci_test fpga:dfl_collision_test.sh fpga:dfl_abi_test.sh \
+fpga:port_test fpga:uio_test fpga:pci_test fpga:remote_access_test \
+fpga:dfl_collision_test.sh fpga:dfl_abi_test.sh \
 fault:fault_card_test \
 fault:fault_port_test fuzz:fuzz_smoke.sh}
 	fault_seconds=${FAULT_SECONDS:-8}

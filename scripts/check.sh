@@ -105,6 +105,7 @@ vm_tests vm-6.12 "${VM_TIMEOUT:-}" "${VM_TESTS:-fpga,stress}"
 # the same kernel paths as on 6.12 above
 rt_tests="fpga:modules_test,fpga:sim_test,fpga:port_test,fpga:dma_test,\
 fpga:dfl_test,fpga:uio_test,fpga:vgem_test,fpga:pmu_test,fpga:pci_test,\
+fpga:remote_access_test,\
 fpga:perf_test.sh,stress"
 kver612rt=$($M -s print-vm612rt-kver)
 echo "== driver selftests in the VM on $kver612rt"

@@ -16,6 +16,7 @@
 #include <linux/compiler_types.h>
 #include <linux/device.h>
 #include <linux/mod_devicetable.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -296,13 +297,16 @@ struct fpga_dfl_node *fpga_dfl_node_add(struct fpga_dfl_device *fdev,
 void fpga_dfl_node_del(struct fpga_dfl_node *node);
 
 /* DMA isolation policy (dfl-dma.c) */
+struct vm_area_struct;
 const char *fpga_dfl_dma_isolation_name(enum fpga_dfl_dma_isolation iso);
 int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev, const char *what);
+int fpga_dfl_remote_access_permitted(struct vm_area_struct *vma, int write);
 
 struct fpga_dfl_feature *
 fpga_dfl_find_feature(struct fpga_dfl_device *fdev, u16 id);
 
 /* Port soft reset (dfl-reset.c); the caller serialises resets of a port */
+extern const struct kernel_param_ops fpga_dfl_reset_timeout_ops;
 int fpga_dfl_port_disable(struct fpga_dfl_device *fdev, unsigned int timeout_us);
 int fpga_dfl_port_enable(struct fpga_dfl_device *fdev, unsigned int timeout_us);
 int fpga_dfl_port_reset(struct fpga_dfl_device *fdev, unsigned int timeout_us);

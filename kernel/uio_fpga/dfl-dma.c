@@ -13,6 +13,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/panic.h>
 #include <linux/sched.h>
@@ -67,3 +68,24 @@ int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev, const char *what)
 	return -EPERM;
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_dma_permitted);
+
+/**
+ * fpga_dfl_remote_access_permitted() - may a debugger's access go through?
+ * @vma: a mapping of the card's registers or DMA memory
+ * @write: the access writes
+ *
+ * For the vm_ops .access of such a mapping, which serves ptrace and
+ * /proc/PID/mem (get_user_pages() cannot reach PFN mappings).  A write is
+ * refused where the mapping is not writable, as generic_access_phys()
+ * decides: otherwise a descriptor opened read-only would write the AFU,
+ * and with it choose where the card's DMA goes.
+ *
+ * Return: 0, or -EACCES for a write to a mapping that is not writable.
+ */
+int fpga_dfl_remote_access_permitted(struct vm_area_struct *vma, int write)
+{
+	if (write && !(vma->vm_flags & VM_WRITE))
+		return -EACCES;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_remote_access_permitted);

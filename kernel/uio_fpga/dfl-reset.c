@@ -15,6 +15,37 @@
 #include "dfl_trace.h"
 
 #define FPGA_DFL_RESET_POLL_US	10
+/* The wait holds the port's lock: bounded, and 0 would mean forever */
+#define FPGA_DFL_RESET_TIMEOUT_MAX_US	10000000U
+
+static int fpga_dfl_reset_timeout_set(const char *val,
+				      const struct kernel_param *kp)
+{
+	unsigned int us;
+	int ret;
+
+	ret = kstrtouint(val, 0, &us);
+	if (ret)
+		return ret;
+	if (!us || us > FPGA_DFL_RESET_TIMEOUT_MAX_US) {
+		pr_err("%s.%s: %u: the soft-reset timeout is 1 to %u us\n",
+		       kp->mod ? kp->mod->name : "fpga_dfl", kp->name, us,
+		       FPGA_DFL_RESET_TIMEOUT_MAX_US);
+		return -EINVAL;
+	}
+	WRITE_ONCE(*(unsigned int *)kp->arg, us);
+	return 0;
+}
+
+/*
+ * The reset_timeout_us parameter of the drivers that reset ports
+ * (fpga_port, uio_fpga): microseconds per edge of the ACK, 1 us to 10 s
+ */
+const struct kernel_param_ops fpga_dfl_reset_timeout_ops = {
+	.set = fpga_dfl_reset_timeout_set,
+	.get = param_get_uint,
+};
+EXPORT_SYMBOL_GPL(fpga_dfl_reset_timeout_ops);
 
 static int fpga_dfl_port_wait_ack(struct fpga_dfl_device *fdev, bool want,
 				  unsigned int timeout_us, const char *what)

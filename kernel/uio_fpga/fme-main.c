@@ -33,7 +33,8 @@
  * @dfl_node:	/dev/dfl-fme.N, the upstream name, or NULL
  * @unplug:	read by file operations, written by remove() to set @gone
  * @gone:	the FME was removed; operations fail with -ENODEV
- * @lock:	protects @open_count and @excl
+ * @lock:	protects @open_count and @excl; the last close unbinds
+ *		@err_irqs under it
  * @open_count:	number of open files
  * @excl:	opened with O_EXCL
  * @hdr:	FME header registers
@@ -99,14 +100,19 @@ static int fpga_fme_release(struct inode *inode, struct file *file)
 	struct fpga_fme *fme = file->private_data;
 	bool last;
 
+	/*
+	 * The unbind is under the lock, so that an open racing this close
+	 * keeps the eventfds it binds, as on the port.
+	 */
 	down_read(&fme->unplug);
 	mutex_lock(&fme->lock);
 	last = !--fme->open_count;
-	if (last)
+	if (last) {
 		fme->excl = false;
+		if (!fme->gone)
+			fpga_dfl_irqs_unbind_all(&fme->err_irqs);
+	}
 	mutex_unlock(&fme->lock);
-	if (last && !fme->gone)
-		fpga_dfl_irqs_unbind_all(&fme->err_irqs);
 	up_read(&fme->unplug);
 
 	put_device(&fme->chardev);
@@ -150,6 +156,12 @@ static long fpga_fme_ioctl(struct file *file, unsigned int cmd,
 		/* The count is fixed at probe: no hardware is read */
 		return fpga_dfl_ioctl_irq_num(&fme->err_irqs, uarg);
 	case DFL_FPGA_FME_ERR_SET_IRQ:
+		/* Binding changes the FME: as on the port, a writer's only */
+		if (!(file->f_mode & FMODE_WRITE)) {
+			dev_dbg(&fme->chardev, "ioctl %#x needs a file open for writing\n",
+				cmd);
+			return -EBADF;
+		}
 		return fpga_fme_ioctl_set_irq(fme, uarg);
 	}
 	return -EINVAL;

@@ -225,17 +225,23 @@ static int fpga_port_dma_pin(struct fpga_port_file *pf,
 	long pinned;
 	int ret;
 
-	dma->user.pages = kvcalloc(dma->user.npages, sizeof(*dma->user.pages), GFP_KERNEL);
-	if (!dma->user.pages)
-		return -ENOMEM;
-
+	/*
+	 * The budget first: a request past it costs nothing, not even the
+	 * page array, which is the caller's memory cgroup's to pay
+	 */
 	ret = fpga_port_dma_charge(dma, current->mm,
 				   capable(CAP_IPC_LOCK) ? NULL : current_user(),
 				   rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT);
 	if (ret) {
 		dev_dbg(dev, "dma map: %lu pages exceed RLIMIT_MEMLOCK\n",
 			dma->user.npages);
-		goto err_free;
+		return ret;
+	}
+	dma->user.pages = kvcalloc(dma->user.npages, sizeof(*dma->user.pages),
+				   GFP_KERNEL_ACCOUNT);
+	if (!dma->user.pages) {
+		ret = -ENOMEM;
+		goto err_unaccount;
 	}
 
 	if (dma->dir != DMA_TO_DEVICE)
@@ -248,14 +254,14 @@ static int fpga_port_dma_pin(struct fpga_port_file *pf,
 		if (pinned > 0)
 			unpin_user_pages(dma->user.pages, pinned);
 		ret = pinned < 0 ? pinned : -EFAULT;
-		goto err_unaccount;
+		goto err_free;
 	}
 	return 0;
 
-err_unaccount:
-	fpga_port_dma_uncharge(dma);
 err_free:
 	kvfree(dma->user.pages);
+err_unaccount:
+	fpga_port_dma_uncharge(dma);
 	return ret;
 }
 
@@ -348,7 +354,7 @@ static int fpga_port_dma_map_pages(struct fpga_port_file *pf,
 						dma->user.npages, 0,
 						dma->length,
 						FPGA_PORT_DMA_MAX_SEGMENT,
-						GFP_KERNEL);
+						GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret;
 	ret = dma_map_sgtable(dma_dev, &dma->user.sgt, dma->dir, 0);
@@ -464,7 +470,7 @@ long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
 	fpga_port_hw_end(pf->port, idx);
 	if (ret)
 		return ret;
-	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
+	dma = kzalloc(sizeof(*dma), GFP_KERNEL_ACCOUNT);
 	if (!dma)
 		return -ENOMEM;
 	ret = fpga_port_dma_dir(map.flags, &dma->dir);

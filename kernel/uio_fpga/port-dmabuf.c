@@ -94,7 +94,7 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 		return -EFAULT;
 	if (map.argsz < minsz || map.pad)
 		return -EINVAL;
-	dma = kzalloc(sizeof(*dma), GFP_KERNEL);
+	dma = kzalloc(sizeof(*dma), GFP_KERNEL_ACCOUNT);
 	if (!dma)
 		return -ENOMEM;
 	dma->kind = FPGA_PORT_DMA_DMABUF;

@@ -94,7 +94,8 @@ long fpga_port_ioctl_region_info(struct fpga_port *port, void __user *arg)
 
 /*
  * ptrace and /proc/PID/mem access to the mapping: through the kernel's own
- * mapping of the registers, so nothing is remapped per access.
+ * mapping of the registers, so nothing is remapped per access; writes
+ * only where the mapping itself is writable.
  */
 static int fpga_port_vm_access(struct vm_area_struct *vma, unsigned long addr,
 			       void *buf, int len, int write)
@@ -107,6 +108,10 @@ static int fpga_port_vm_access(struct vm_area_struct *vma, unsigned long addr,
 
 	if (len <= 0 || !fpga_port_region_fits(port->afu_size, offset, len))
 		return -EINVAL;
+	ret = fpga_dfl_remote_access_permitted(vma, write);
+	if (ret)
+		return ret;
+	ret = len;
 
 	idx = srcu_read_lock(&port->unplug);
 	if (READ_ONCE(port->gone))

@@ -9,9 +9,11 @@
 #include "port.h"
 
 unsigned int fpga_port_reset_timeout_us = 100000;
-module_param_named(reset_timeout_us, fpga_port_reset_timeout_us, uint, 0644);
+module_param_cb(reset_timeout_us, &fpga_dfl_reset_timeout_ops,
+		&fpga_port_reset_timeout_us, 0644);
+__MODULE_PARM_TYPE(reset_timeout_us, "uint");
 MODULE_PARM_DESC(reset_timeout_us,
-		 "How long to wait for each edge of the soft-reset ACK, in us (default 100000)");
+		 "How long to wait for each edge of the soft-reset ACK, 1 us to 10 s (default 100000)");
 
 /* Put the port in reset and wait for the ACK; caller holds port->lock */
 int __fpga_port_disable(struct fpga_port *port)

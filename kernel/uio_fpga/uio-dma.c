@@ -144,3 +144,20 @@ void uio_fpga_dma_free(struct uio_fpga *uf)
 		uio_fpga_dma_free_one(uf, &uf->maps[UIO_FPGA_MAP_DMA0 + i]);
 	uf->num_dma = 0;
 }
+
+/**
+ * uio_fpga_dma_clear() - zero the DMA buffers
+ * @uf: the device, bound, its AFU stopped and nothing mapped
+ *
+ * What one user left there is not the next one's to read.
+ */
+void uio_fpga_dma_clear(struct uio_fpga *uf)
+{
+	unsigned int i;
+
+	for (i = 0; i < uf->num_dma; i++) {
+		struct uio_fpga_map *map = &uf->maps[UIO_FPGA_MAP_DMA0 + i];
+
+		memset(map->cpu_addr, 0, map->size);
+	}
+}

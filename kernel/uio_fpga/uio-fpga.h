@@ -70,6 +70,10 @@ struct uio_fpga_map {
  * @irq_disabled: the irq is disabled (by the handler or by user space);
  *		keeps enable_irq()/disable_irq_nosync() balanced
  * @cacheable:	registers are ordinary memory (simulated card)
+ * @open_count:	open files of the UIO device; open and release are
+ *		serialised by the UIO core
+ * @scrubbed:	the AFU was reset and the DMA buffers cleared since the last
+ *		file was closed: the next user may have them
  * @maps:	what backs each UIO map
  * @num_dma:	number of DMA buffers (maps from UIO_FPGA_MAP_DMA0)
  * @names:	map names, as /sys/class/uio/uioX/maps/mapN/name shows
@@ -85,6 +89,8 @@ struct uio_fpga {
 	spinlock_t irq_lock;	/* irq_disabled */
 	bool irq_disabled;
 	bool cacheable;
+	unsigned int open_count;
+	bool scrubbed;
 	struct uio_fpga_map maps[MAX_UIO_MAPS];
 	unsigned int num_dma;
 	char names[MAX_UIO_MAPS][16];
@@ -103,6 +109,7 @@ extern unsigned int uio_fpga_dma_buffers;
 extern unsigned long uio_fpga_dma_size;
 int uio_fpga_dma_alloc(struct uio_fpga *uf);
 void uio_fpga_dma_free(struct uio_fpga *uf);
+void uio_fpga_dma_clear(struct uio_fpga *uf);
 
 /* uio-irq.c */
 void uio_fpga_irq_init(struct uio_fpga *uf);

@@ -12,7 +12,10 @@
  *   map2.. "dmaK"       kernel DMA buffers; addr is the device address
  *
  * and the port's user interrupt 0 (uio-irq.c).  Reset goes through the
- * kernel: the parent's reset attribute (uio-sysfs.c).
+ * kernel: the parent's reset attribute (uio-sysfs.c).  Everyone who has
+ * the device open shares all of it; the last close resets the port and
+ * clears the DMA buffers, so the next user starts from a stopped AFU and
+ * empty buffers.
  *
  * remove() may run while user space holds the device open and mapped:
  * it unregisters the UIO device (read() then fails, no new mmap), marks
@@ -41,14 +44,63 @@
  */
 static DEFINE_MUTEX(uio_fpga_register_lock);
 
-static void uio_fpga_release(struct kref *kref)
+static void uio_fpga_free(struct kref *kref)
 {
 	kfree(container_of(kref, struct uio_fpga, kref));
 }
 
 void uio_fpga_put(struct uio_fpga *uf)
 {
-	kref_put(&uf->kref, uio_fpga_release);
+	kref_put(&uf->kref, uio_fpga_free);
+}
+
+/*
+ * Stop the AFU and clear the DMA buffers, so that the next user inherits
+ * neither the last one's job nor its data.  Only with nothing mapped: no
+ * file open, and every mapping holds its file.
+ */
+static int uio_fpga_scrub(struct uio_fpga *uf)
+{
+	int ret;
+
+	ret = uio_fpga_reset(uf);
+	if (ret) {
+		dev_err(&uf->fdev->dev,
+			"the AFU did not stop: its DMA buffers are not handed to another user (%d)\n",
+			ret);
+		return ret;
+	}
+	uio_fpga_dma_clear(uf);
+	uf->scrubbed = true;
+	return 0;
+}
+
+/*
+ * struct uio_info.open and .release: the UIO core calls them under its
+ * info_lock, so they are serialised with each other and with remove(),
+ * which unregisters the device (no release after that) before it sets
+ * @gone.
+ */
+static int uio_fpga_open(struct uio_info *info, struct inode *inode)
+{
+	struct uio_fpga *uf = to_uio_fpga(info);
+
+	/* The last close could not stop the AFU: try again, or refuse */
+	if (!uf->open_count && !uf->scrubbed && uio_fpga_scrub(uf))
+		return -EIO;
+	uf->open_count++;
+	return 0;
+}
+
+static int uio_fpga_release(struct uio_info *info, struct inode *inode)
+{
+	struct uio_fpga *uf = to_uio_fpga(info);
+
+	if (!--uf->open_count) {
+		uf->scrubbed = false;
+		uio_fpga_scrub(uf);
+	}
+	return 0;
 }
 
 /* A register block as a UIO map; the UIO core wants it page aligned */
@@ -121,6 +173,10 @@ static int uio_fpga_probe(struct fpga_dfl_device *fdev)
 	uf->info.name = dev_name(&fdev->dev);
 	uf->info.version = UIO_FPGA_VERSION;
 	uf->info.mmap = uio_fpga_mmap;
+	uf->info.open = uio_fpga_open;
+	uf->info.release = uio_fpga_release;
+	/* Fresh coherent buffers are zeroed, the AFU just came out of reset */
+	uf->scrubbed = true;
 	dev_set_drvdata(&fdev->dev, uf);
 	mutex_lock(&uio_fpga_register_lock);
 	ret = uio_register_device(&fdev->dev, &uf->info);

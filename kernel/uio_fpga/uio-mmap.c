@@ -142,7 +142,8 @@ out:
 
 /*
  * ptrace and /proc/PID/mem: PFN mappings cannot be pinned, so a debugger's
- * access goes through the kernel's own mapping, while the device is here.
+ * access goes through the kernel's own mapping, while the device is here,
+ * and writes only where the mapping is writable.
  */
 static int uio_fpga_vm_access(struct vm_area_struct *vma, unsigned long addr,
 			      void *buf, int len, int write)
@@ -154,8 +155,11 @@ static int uio_fpga_vm_access(struct vm_area_struct *vma, unsigned long addr,
 
 	if (len <= 0 || offset >= map->size || len > map->size - offset)
 		return -EINVAL;
-	if (write && !map->writable)
-		return -EPERM;
+	/* A map that is not writable (the port header) is never mapped so */
+	ret = fpga_dfl_remote_access_permitted(vma, write);
+	if (ret)
+		return ret;
+	ret = len;
 
 	down_read(&uf->unplug);
 	if (uf->gone)

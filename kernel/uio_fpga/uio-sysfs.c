@@ -16,9 +16,11 @@
  * several milliseconds to answer.
  */
 unsigned int uio_fpga_reset_timeout_us = 100000;
-module_param_named(reset_timeout_us, uio_fpga_reset_timeout_us, uint, 0644);
+module_param_cb(reset_timeout_us, &fpga_dfl_reset_timeout_ops,
+		&uio_fpga_reset_timeout_us, 0644);
+__MODULE_PARM_TYPE(reset_timeout_us, "uint");
 MODULE_PARM_DESC(reset_timeout_us,
-		 "How long to wait for each edge of the soft-reset ACK (default 100000)");
+		 "How long to wait for each edge of the soft-reset ACK, 1 us to 10 s (default 100000)");
 
 /**
  * uio_fpga_reset() - soft-reset the port, serialised with other resets

@@ -10,6 +10,7 @@
  */
 #include <poll.h>
 #include <sys/eventfd.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/sysinfo.h>
 
@@ -309,6 +310,113 @@ TEST_F(dma, memlock_limit_applies_per_user)
 		TH_LOG("step %d failed (2x: in the forked child)",
 		       WEXITSTATUS(status));
 	}
+}
+
+#define CGROUP_ROOT	"/sys/fs/cgroup"
+
+/*
+ * A fresh memory cgroup into @dir (cgroup2 mounted and its memory
+ * controller enabled if they are not): 0, or -errno
+ */
+static int memcg_make(char *dir, size_t size, const char *name)
+{
+	char buf[256];
+
+	if (!path_exists(CGROUP_ROOT "/cgroup.controllers") &&
+	    mount("cgroup2", CGROUP_ROOT, "cgroup2", 0, NULL))
+		return -errno;
+	if (sysfs_read(CGROUP_ROOT "/cgroup.controllers", buf, sizeof(buf)) ||
+	    !strstr(buf, "memory"))
+		return -EOPNOTSUPP;
+	if (sysfs_read(CGROUP_ROOT "/cgroup.subtree_control", buf, sizeof(buf)) ||
+	    !strstr(buf, "memory"))
+		sysfs_write(CGROUP_ROOT "/cgroup.subtree_control", "+memory");
+	snprintf(dir, size, CGROUP_ROOT "/%s.%d", name, getpid());
+	if (mkdir(dir, 0755))
+		return -errno;
+	return 0;
+}
+
+/* memory.peak of cgroup @dir, or -1 */
+static long long memcg_peak(const char *dir)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/memory.peak", dir);
+	return sysfs_read_num(path);
+}
+
+/*
+ * In memory cgroup @dir, maybe as nobody with a 64 KiB RLIMIT_MEMLOCK:
+ * map 1 GiB of address space that has no pages (PROT_NONE), which fails
+ * in the pin at the latest.  Exits with 0 if the map failed with @want.
+ */
+static int map_hole_in(const char *dir, int fd, bool nobody, int want)
+{
+	struct rlimit rl = { .rlim_cur = 64 * 1024, .rlim_max = 64 * 1024 };
+	uint64_t iova = 0, len = 1ULL << 30;
+	char path[256], pid[16];
+	void *hole;
+
+	hole = mmap(NULL, len, PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (hole == MAP_FAILED)
+		return 10;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (sysfs_write(path, pid))
+		return 11;
+	if (nobody && (setrlimit(RLIMIT_MEMLOCK, &rl) || setgid(65534) ||
+		       setuid(65534)))
+		return 12;
+	return dma_map(fd, hole, len, 0, &iova) == want ? 0 : 13;
+}
+
+/*
+ * The page array of a mapping (8 bytes a page: 2 MiB for 1 GiB) is the
+ * mapper's memory cgroup's to pay, and is allocated only once the
+ * RLIMIT_MEMLOCK budget was checked: a request past the budget costs
+ * nothing.
+ */
+TEST_F(dma, page_array_is_charged_after_the_budget)
+{
+	const long long array = (1LL << 30) / 4096 * 8;
+	char dir[128];
+	int status, ret;
+	pid_t pid;
+
+	ret = memcg_make(dir, sizeof(dir), "dma_test");
+	if (ret == -EOPNOTSUPP)
+		SKIP(return, "no memory cgroup controller");
+	ASSERT_EQ(0, ret);
+
+	/* Root: no budget; the pin fails, after the array was charged */
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(map_hole_in(dir, self->fd, false, -EFAULT));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) {
+		TH_LOG("root: step %d", WEXITSTATUS(status));
+	}
+	EXPECT_GE(memcg_peak(dir), array) {
+		TH_LOG("peak %lld bytes: the page array was not charged",
+		       memcg_peak(dir));
+	}
+	EXPECT_EQ(0, rmdir(dir));
+
+	/* Past the budget: ENOMEM, and no array was allocated */
+	ASSERT_EQ(0, memcg_make(dir, sizeof(dir), "dma_test_nobody"));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(map_hole_in(dir, self->fd, true, -ENOMEM));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) {
+		TH_LOG("nobody: step %d", WEXITSTATUS(status));
+	}
+	EXPECT_LT(memcg_peak(dir), array / 2);
+	EXPECT_EQ(0, rmdir(dir));
 }
 
 static int bind_irq(int fd, unsigned long cmd, unsigned int vector, int efd)

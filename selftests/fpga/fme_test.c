@@ -178,6 +178,54 @@ TEST_F(fme, inject_errors_raise_and_clear)
 }
 
 /*
+ * A file opened read-only may count the error interrupts but not bind
+ * one, as on the port; the binding made through a writer lasts until the
+ * last file closes, whichever closes first.
+ */
+TEST_F(fme, read_only_file_binds_no_interrupt)
+{
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = 0, .count = 1 } };
+	struct pollfd pfd = { .events = POLLIN };
+	uint32_t n = 0;
+	uint64_t v;
+	int ro;
+
+	set.fd = eventfd(0, EFD_NONBLOCK);
+	ASSERT_GE(set.fd, 0);
+	pfd.fd = set.fd;
+	ro = open(self->dev, O_RDONLY);
+	ASSERT_GE(ro, 0);
+	EXPECT_EQ(0, ioctl(ro, DFL_FPGA_FME_ERR_GET_IRQ_NUM, &n));
+	EXPECT_EQ(1, n);
+	EXPECT_EQ(-1, ioctl(ro, DFL_FPGA_FME_ERR_SET_IRQ, &set));
+	EXPECT_EQ(EBADF, errno);
+
+	/* Bound through the writer, the read-only file's close keeps it */
+	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_FME_ERR_SET_IRQ, &set));
+	close(ro);
+	ASSERT_EQ(0, fme_error_write(self->sysfs, "inject_errors", "4"));
+	EXPECT_EQ(1 << 6, fme_error_wait(self->sysfs, "nonfatal_errors", 1 << 6));
+	EXPECT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("no FME error interrupt");
+	EXPECT_EQ(sizeof(v), read(set.fd, &v, sizeof(v)));
+	ASSERT_EQ(0, fme_error_write(self->sysfs, "inject_errors", "0"));
+	EXPECT_EQ(0, fme_error_wait(self->sysfs, "nonfatal_errors", 0));
+
+	/* The last close unbinds: nothing reaches the eventfd after it */
+	close(self->fd);
+	self->fd = open(self->dev, O_RDONLY);
+	ASSERT_GE(self->fd, 0);
+	ASSERT_EQ(0, fme_error_write(self->sysfs, "inject_errors", "4"));
+	EXPECT_EQ(1 << 6, fme_error_wait(self->sysfs, "nonfatal_errors", 1 << 6));
+	EXPECT_EQ(0, poll(&pfd, 1, 200));
+	ASSERT_EQ(0, fme_error_write(self->sysfs, "inject_errors", "0"));
+	EXPECT_EQ(0, fme_error_wait(self->sysfs, "nonfatal_errors", 0));
+	close(set.fd);
+}
+
+/*
  * Upstream's write semantics: inject_errors takes 0..7 (base 0), an
  * error file takes only its current value (which clears it), and
  * anything else is -EINVAL; the read-only files take nothing.

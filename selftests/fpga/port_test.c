@@ -289,6 +289,39 @@ TEST_F(port, reset_timeout_is_bounded)
 	EXPECT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
 }
 
+/*
+ * The reset waits under the port's lock: 0 (which would mean waiting
+ * forever) and more than 10 s are refused, at load and later
+ */
+TEST_F(port, reset_timeout_parameter_is_validated)
+{
+	static const char *const bad[] = { "0", "10000001", "-1", "x" };
+	const char *param = "/sys/module/fpga_port/parameters/reset_timeout_us";
+	unsigned int i;
+
+	ASSERT_EQ(100000, sysfs_read_num(param));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-EINVAL, sysfs_write(param, bad[i])) {
+			TH_LOG("reset_timeout_us=%s was taken", bad[i]);
+		}
+		EXPECT_EQ(100000, sysfs_read_num(param));
+	}
+	/* Past what the parameter holds: refused by the parser */
+	EXPECT_EQ(-ERANGE, sysfs_write(param, "4294967296"));
+	EXPECT_EQ(0, sysfs_write(param, "10000000"));
+	EXPECT_EQ(10000000, sysfs_read_num(param));
+	EXPECT_EQ(0, sysfs_write(param, "1"));
+	EXPECT_EQ(0, sysfs_write(param, "100000"));
+
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, run_cmd("modprobe -r fpga_port"));
+	EXPECT_NE(0, run_cmd("modprobe fpga_port reset_timeout_us=0 2>/dev/null"));
+	EXPECT_FALSE(path_exists(param));
+	ASSERT_EQ(0, run_cmd("modprobe fpga_port"));
+	EXPECT_EQ(100000, sysfs_read_num(param));
+}
+
 TEST_F(port, sysfs_attributes)
 {
 	char path[256], buf[128];

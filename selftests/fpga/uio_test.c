@@ -336,6 +336,99 @@ TEST_F(uio, reset_attribute)
 	munmap((void *)afu, NLB_AFU_SIZE);
 }
 
+/* As fpga_port's: 1 us to 10 s, never 0 (which would wait forever) */
+TEST_F(uio, reset_timeout_parameter_is_validated)
+{
+	const char *param = "/sys/module/uio_fpga/parameters/reset_timeout_us";
+	long long old = sysfs_read_num(param);
+	char val[24];
+
+	ASSERT_GT(old, 0);
+	EXPECT_EQ(-EINVAL, sysfs_write(param, "0"));
+	EXPECT_EQ(-EINVAL, sysfs_write(param, "10000001"));
+	EXPECT_EQ(old, sysfs_read_num(param));
+	EXPECT_EQ(0, sysfs_write(param, "10000000"));
+	EXPECT_EQ(10000000, sysfs_read_num(param));
+	snprintf(val, sizeof(val), "%lld", old);
+	EXPECT_EQ(0, sysfs_write(param, val));
+}
+
+/*
+ * The last close stops the AFU and clears the DMA buffers: the next user
+ * inherits neither the job nor the data.  While another file is open
+ * nothing is touched: concurrent openers share all of it.
+ */
+TEST_F(uio, last_close_resets_and_clears_for_the_next_user)
+{
+	volatile uint64_t *afu = map_afu(_metadata, self);
+	long long resets = sim_count(self, "resets");
+	uint8_t *buf;
+	size_t i;
+	int other;
+
+	ASSERT_NE(NULL, afu);
+	buf = uio_map(self->fd, self->uio, UIO_MAP_DMA0, PROT_READ | PROT_WRITE);
+	ASSERT_NE(MAP_FAILED, buf);
+	memset(buf, 0xa5, DMA_SIZE);
+	afu[NLB_CTL / 8] = 1;
+	munmap(buf, DMA_SIZE);
+	munmap((void *)afu, NLB_AFU_SIZE);
+
+	/* Another opener keeps it all as it is */
+	other = open(self->dev, O_RDWR);
+	ASSERT_GE(other, 0);
+	close(self->fd);
+	self->fd = other;
+	EXPECT_EQ(resets, sim_count(self, "resets"));
+	buf = uio_map(self->fd, self->uio, UIO_MAP_DMA0, PROT_READ);
+	ASSERT_NE(MAP_FAILED, buf);
+	EXPECT_EQ(0xa5, buf[DMA_SIZE - 1]);
+	munmap(buf, DMA_SIZE);
+
+	/* The last one goes: the next user finds the AFU reset, no data */
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(resets + 1, sim_count(self, "resets"));
+	ASSERT_EQ(0, open_uio(self));
+	afu = map_afu(_metadata, self);
+	ASSERT_NE(NULL, afu);
+	EXPECT_EQ(0, afu[NLB_CTL / 8]);
+	buf = uio_map(self->fd, self->uio, UIO_MAP_DMA0, PROT_READ);
+	ASSERT_NE(MAP_FAILED, buf);
+	for (i = 0; i < DMA_SIZE && !buf[i]; i++)
+		;
+	EXPECT_EQ(DMA_SIZE, i) {
+		TH_LOG("byte %zu of the last user's buffer is still there", i);
+	}
+	munmap(buf, DMA_SIZE);
+	munmap((void *)afu, NLB_AFU_SIZE);
+}
+
+/*
+ * A card that does not stop its AFU at the last close: the next open is
+ * refused (EIO) until a reset succeeds, rather than handing the buffers on
+ */
+TEST_F(uio, next_open_waits_for_an_afu_that_stops)
+{
+	long long resets = sim_count(self, "resets");
+	char ack[128];
+
+	snprintf(ack, sizeof(ack), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	ASSERT_EQ(0, sysfs_write(ack, "1"));
+	close(self->fd);
+	self->fd = open(self->dev, O_RDWR);
+	EXPECT_EQ(-1, self->fd);
+	EXPECT_EQ(EIO, errno);
+	ASSERT_EQ(0, sysfs_write(ack, "0"));
+	self->fd = open(self->dev, O_RDWR);
+	ASSERT_GE(self->fd, 0) {
+		TH_LOG("open after the card answers again: %s", strerror(errno));
+	}
+	/* The failed close's reset, the refused open's, the one that worked */
+	EXPECT_LE(resets + 1, sim_count(self, "resets"));
+}
+
 static int32_t read_count(int fd)
 {
 	int32_t n = -1;
