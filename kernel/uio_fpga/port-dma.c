@@ -19,6 +19,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/fpga-dfl.h>
 #include <linux/fpga-suite.h>
+#include <linux/kmemleak.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -578,6 +579,36 @@ void fpga_port_dma_unmap_all(struct fpga_port_file *pf)
 		__fpga_port_dma_release(pf, rb_entry(node, struct fpga_port_dma,
 						     node));
 	mutex_unlock(&pf->dma_lock);
+}
+
+/**
+ * fpga_port_dma_abandon_all() - leave a file's mappings to the card for good
+ * @pf: the file
+ *
+ * For an AFU that did not stop when the port went away: its DMA may still
+ * reach these pages, so they stay pinned, charged and mapped for the card,
+ * and only their place in the file's trees goes.  The memory is lost until
+ * reboot, which beats handing it to the allocator under a running engine.
+ *
+ * Return: how many mappings were left.
+ */
+unsigned long fpga_port_dma_abandon_all(struct fpga_port_file *pf)
+{
+	struct fpga_port_dma *dma;
+	struct rb_node *node;
+	unsigned long n = 0;
+
+	mutex_lock(&pf->dma_lock);
+	while ((node = rb_first(&pf->dma_maps))) {
+		dma = rb_entry(node, struct fpga_port_dma, node);
+		rb_erase(&dma->node, &pf->dma_maps);
+		rb_erase(&dma->source_node, &pf->dma_sources);
+		/* Deliberately unreferenced from here on */
+		kmemleak_not_leak(dma);
+		n++;
+	}
+	mutex_unlock(&pf->dma_lock);
+	return n;
 }
 
 /**

@@ -40,40 +40,121 @@ void fpga_port_dmabuf_release(struct fpga_port_dma *dma)
 	dma_buf_put(dma->dmabuf.buf);
 }
 
+/*
+ * Attach the card's DMA device.  The exporter pins the buffer's pages
+ * here (a GEM exporter faults in the whole buffer), which takes as long
+ * as the buffer is large: a static exporter's attach runs before the
+ * unplug section (it only records @dma_dev, which we hold).  A dynamic
+ * exporter maps the buffer for the device at once when a static importer
+ * attaches: that needs the device, so it runs inside.
+ */
 static int fpga_port_dmabuf_attach(struct fpga_port_file *pf,
-				   struct fpga_port_dma *dma)
+				   struct fpga_port_dma *dma,
+				   struct device *dma_dev)
+{
+	struct dma_buf *buf = dma->dmabuf.buf;
+	int ret;
+
+	dma->dmabuf.attach = dma_buf_attach(buf, dma_dev);
+	if (IS_ERR(dma->dmabuf.attach)) {
+		ret = PTR_ERR(dma->dmabuf.attach);
+		dev_dbg(&pf->port->chardev, "dmabuf map: cannot attach (%s): %d\n",
+			buf->exp_name, ret);
+		dma->dmabuf.attach = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+/* Map the attachment for the card, in the unplug section: one IOVA range */
+static int fpga_port_dmabuf_map_attachment(struct fpga_port_file *pf,
+					   struct fpga_port_dma *dma)
 {
 	struct device *dev = &pf->port->chardev;
 	struct dma_buf *buf = dma->dmabuf.buf;
 	int ret;
 
-	dma->dmabuf.attach = dma_buf_attach(buf, fpga_port_dma_dev(pf));
-	if (IS_ERR(dma->dmabuf.attach)) {
-		ret = PTR_ERR(dma->dmabuf.attach);
-		dev_dbg(dev, "dmabuf map: cannot attach (%s): %d\n",
-			buf->exp_name, ret);
-		return ret;
-	}
 	dma->dmabuf.sgt = dma_buf_map_attachment_unlocked(dma->dmabuf.attach,
 							  dma->dir);
 	if (IS_ERR(dma->dmabuf.sgt)) {
 		ret = PTR_ERR(dma->dmabuf.sgt);
 		dev_dbg(dev, "dmabuf map: %s cannot map %zu bytes: %d\n",
 			buf->exp_name, buf->size, ret);
-		goto err_detach;
+		return ret;
 	}
 	dma->length = buf->size;
 	ret = fpga_port_dma_check_range(pf, dma->dmabuf.sgt, dma->length,
 					&dma->iova);
 	if (ret)
-		goto err_unmap;
-	return 0;
+		dma_buf_unmap_attachment_unlocked(dma->dmabuf.attach,
+						  dma->dmabuf.sgt, dma->dir);
+	return ret;
+}
 
-err_unmap:
-	dma_buf_unmap_attachment_unlocked(dma->dmabuf.attach, dma->dmabuf.sgt,
-					  dma->dir);
-err_detach:
-	dma_buf_detach(buf, dma->dmabuf.attach);
+/*
+ * The card's DMA device, held, if the caller may map for the card at all;
+ * else ERR_PTR(-ENODEV or -EPERM)
+ */
+static struct device *fpga_port_dmabuf_dma_dev(struct fpga_port_file *pf)
+{
+	struct device *dma_dev;
+	int ret, idx;
+
+	ret = fpga_port_hw_begin(pf->port, &idx);
+	if (ret)
+		return ERR_PTR(ret);
+	ret = fpga_dfl_dma_permitted(pf->port->fdev, "dma-buf map");
+	dma_dev = ret ? ERR_PTR(ret) : get_device(fpga_port_dma_dev(pf));
+	fpga_port_hw_end(pf->port, idx);
+	return dma_dev;
+}
+
+/*
+ * In the unplug section: attach if the exporter is dynamic (@early is
+ * false), map the attachment for the card and insert the mapping in the
+ * file's trees, or undo what this did.
+ */
+static int __fpga_port_dmabuf_insert(struct fpga_port_file *pf,
+				     struct fpga_port_dma *dma,
+				     struct device *dma_dev, bool early)
+{
+	int ret = 0;
+
+	if (!early)
+		ret = fpga_port_dmabuf_attach(pf, dma, dma_dev);
+	if (!ret)
+		ret = fpga_port_dmabuf_map_attachment(pf, dma);
+	if (!ret) {
+		mutex_lock(&pf->dma_lock);
+		if (__fpga_port_dmabuf_mapped(pf, dma->dmabuf.buf))
+			ret = -EEXIST;
+		else
+			__fpga_port_dma_insert(pf, dma);
+		mutex_unlock(&pf->dma_lock);
+		if (ret)
+			dma_buf_unmap_attachment_unlocked(dma->dmabuf.attach,
+							  dma->dmabuf.sgt,
+							  dma->dir);
+	}
+	/* A dynamic exporter unmaps at detach: with the device still here */
+	if (ret && !early && dma->dmabuf.attach) {
+		dma_buf_detach(dma->dmabuf.buf, dma->dmabuf.attach);
+		dma->dmabuf.attach = NULL;
+	}
+	return ret;
+}
+
+static int fpga_port_dmabuf_insert(struct fpga_port_file *pf,
+				   struct fpga_port_dma *dma,
+				   struct device *dma_dev, bool early)
+{
+	int ret, idx;
+
+	ret = fpga_port_hw_begin(pf->port, &idx);
+	if (ret)
+		return ret;
+	ret = __fpga_port_dmabuf_insert(pf, dma, dma_dev, early);
+	fpga_port_hw_end(pf->port, idx);
 	return ret;
 }
 
@@ -87,8 +168,10 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 	unsigned long minsz = offsetofend(struct fpga_port_dmabuf_map, iova);
 	struct device *dev = &pf->port->chardev;
 	struct fpga_port_dmabuf_map map;
+	struct device *dma_dev;
 	struct fpga_port_dma *dma;
-	int ret, idx;
+	bool early;
+	int ret;
 
 	if (copy_from_user(&map, arg, minsz))
 		return -EFAULT;
@@ -119,26 +202,31 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 		goto err_put_buf;
 	}
 
-	ret = fpga_port_hw_begin(pf->port, &idx);
-	if (ret)
+	dma_dev = fpga_port_dmabuf_dma_dev(pf);
+	if (IS_ERR(dma_dev)) {
+		ret = PTR_ERR(dma_dev);
 		goto err_put_buf;
-	ret = fpga_dfl_dma_permitted(pf->port->fdev, "dma-buf map");
-	if (ret)
-		goto err_hw_end;
-	mutex_lock(&pf->dma_lock);
-	if (__fpga_port_dmabuf_mapped(pf, dma->dmabuf.buf)) {
-		dev_dbg(dev, "dmabuf map: fd %d is mapped already\n", map.fd);
-		ret = -EEXIST;
-	} else {
-		ret = fpga_port_dmabuf_attach(pf, dma);
 	}
-	if (!ret)
-		__fpga_port_dma_insert(pf, dma);
+	/* Cheap first: the answer under the lock, later, is the one that holds */
+	mutex_lock(&pf->dma_lock);
+	if (__fpga_port_dmabuf_mapped(pf, dma->dmabuf.buf))
+		ret = -EEXIST;
 	mutex_unlock(&pf->dma_lock);
-err_hw_end:
-	fpga_port_hw_end(pf->port, idx);
+	if (ret) {
+		dev_dbg(dev, "dmabuf map: fd %d is mapped already\n", map.fd);
+		goto err_put_dev;
+	}
+
+	early = !dma_buf_is_dynamic(dma->dmabuf.buf);
+	if (early) {
+		ret = fpga_port_dmabuf_attach(pf, dma, dma_dev);
+		if (ret)
+			goto err_put_dev;
+	}
+	ret = fpga_port_dmabuf_insert(pf, dma, dma_dev, early);
 	if (ret)
-		goto err_put_buf;
+		goto err_detach;
+	put_device(dma_dev);
 
 	map.length = dma->length;
 	map.iova = dma->iova;
@@ -148,6 +236,11 @@ err_hw_end:
 	}
 	return 0;
 
+err_detach:
+	if (dma->dmabuf.attach)
+		dma_buf_detach(dma->dmabuf.buf, dma->dmabuf.attach);
+err_put_dev:
+	put_device(dma_dev);
 err_put_buf:
 	dma_buf_put(dma->dmabuf.buf);
 err_free:

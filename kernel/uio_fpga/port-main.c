@@ -325,6 +325,25 @@ err_put:
 	return ret;
 }
 
+/*
+ * The AFU did not acknowledge the reset at removal: it may still be doing
+ * DMA, so every file's mappings are left to it, pinned and mapped, rather
+ * than freed under it.  Caller holds port->lock.
+ */
+static void fpga_port_dma_abandon(struct fpga_port *port)
+{
+	struct fpga_port_file *pf;
+	unsigned long n = 0;
+
+	list_for_each_entry(pf, &port->files, node)
+		n += fpga_port_dma_abandon_all(pf);
+	list_for_each_entry(pf, &port->quarantine, node)
+		n += fpga_port_dma_abandon_all(pf);
+	dev_err(&port->fdev->dev,
+		"the AFU did not stop at removal: %lu DMA mappings stay pinned and mapped for it (lost until reboot)\n",
+		n);
+}
+
 static void fpga_port_remove(struct fpga_dfl_device *fdev)
 {
 	struct fpga_port *port = dev_get_drvdata(&fdev->dev);
@@ -348,7 +367,7 @@ static void fpga_port_remove(struct fpga_dfl_device *fdev)
 	 * job, and nobody can start another (mappings revoked, files gone)
 	 */
 	if (fpga_dfl_port_reset(fdev, READ_ONCE(fpga_port_reset_timeout_us)))
-		dev_warn(&fdev->dev, "the AFU may still be running at unbind\n");
+		fpga_port_dma_abandon(port);
 	list_for_each_entry(pf, &port->files, node)
 		fpga_port_dma_unmap_all(pf);
 	__fpga_port_dma_release_quarantine(port);

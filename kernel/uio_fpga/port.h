@@ -263,6 +263,7 @@ void fpga_port_dma_map_undo(struct fpga_port_file *pf, u64 iova);
 long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg);
 long fpga_port_ioctl_dma_unmap(struct fpga_port_file *pf, void __user *arg);
 void fpga_port_dma_unmap_all(struct fpga_port_file *pf);
+unsigned long fpga_port_dma_abandon_all(struct fpga_port_file *pf);
 void __fpga_port_dma_release_quarantine(struct fpga_port *port);
 
 /* port-dmabuf.c */

@@ -199,8 +199,13 @@ static ssize_t clock_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(clock);
 
+/*
+ * Root's only: they tell how much DMA and how many interrupts another
+ * user's job made, which the card's perf PMU gives only as
+ * perf_event_paranoid allows
+ */
 #define FPGA_SIM_CNTR(_name, _event)					\
-	{ .attr = __ATTR(_name, 0444, fpga_sim_cntr_show, NULL), .arg = _event }
+	{ .attr = __ATTR(_name, 0400, fpga_sim_cntr_show, NULL), .arg = _event }
 
 /* portP/: knobs, error registers, irqs, then the counters of port P */
 static const struct fpga_sim_attr fpga_sim_port_tmpl[] = {

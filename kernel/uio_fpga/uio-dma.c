@@ -11,6 +11,7 @@
  * through dma_get_sgtable(): they are collected once, at allocation.
  */
 #include <linux/dma-mapping.h>
+#include <linux/kmemleak.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
@@ -160,4 +161,23 @@ void uio_fpga_dma_clear(struct uio_fpga *uf)
 
 		memset(map->cpu_addr, 0, map->size);
 	}
+}
+
+/**
+ * uio_fpga_dma_abandon() - leave the DMA buffers to an AFU that did not stop
+ * @uf: the device, being removed, its port's reset not acknowledged
+ *
+ * The AFU may still write into them: they stay allocated and mapped for
+ * the card, lost until reboot, rather than go back to the allocator.
+ */
+void uio_fpga_dma_abandon(struct uio_fpga *uf)
+{
+	unsigned int i;
+
+	for (i = 0; i < uf->num_dma; i++)
+		kmemleak_not_leak(uf->maps[UIO_FPGA_MAP_DMA0 + i].pfns);
+	dev_err(&uf->fdev->dev,
+		"the AFU did not stop at removal: its %u DMA buffers stay allocated for it (lost until reboot)\n",
+		uf->num_dma);
+	uf->num_dma = 0;
 }

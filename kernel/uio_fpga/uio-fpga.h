@@ -110,6 +110,7 @@ extern unsigned long uio_fpga_dma_size;
 int uio_fpga_dma_alloc(struct uio_fpga *uf);
 void uio_fpga_dma_free(struct uio_fpga *uf);
 void uio_fpga_dma_clear(struct uio_fpga *uf);
+void uio_fpga_dma_abandon(struct uio_fpga *uf);
 
 /* uio-irq.c */
 void uio_fpga_irq_init(struct uio_fpga *uf);

@@ -212,11 +212,15 @@ static void uio_fpga_remove(struct fpga_dfl_device *fdev)
 	up_write(&uf->unplug);
 	uio_fpga_revoke_mmaps(uf);
 
-	/* Stop the AFU before its DMA buffers go back to the allocator */
+	/*
+	 * Stop the AFU before its DMA buffers go back to the allocator; one
+	 * that does not stop keeps them
+	 */
 	ret = uio_fpga_reset(uf);
 	if (ret)
-		dev_warn(&fdev->dev, "the AFU may still be running at unbind\n");
-	uio_fpga_dma_free(uf);
+		uio_fpga_dma_abandon(uf);
+	else
+		uio_fpga_dma_free(uf);
 	trace_uio_unbind(fdev->card_id, fdev->id, ret);
 	uio_fpga_put(uf);
 }

@@ -604,6 +604,38 @@ TEST_F_TIMEOUT(dma, closed_files_buffers_wait_for_a_reset, 120)
 	munmap(dsm.va, dsm.len);
 }
 
+/*
+ * An AFU that does not acknowledge the reset when the port goes away may
+ * still be doing DMA: the buffers stay pinned and mapped for it (VmPin
+ * does not drop) rather than go back to the allocator under it.
+ */
+TEST_F(dma, unbind_leaves_dma_to_an_afu_that_did_not_stop)
+{
+	char ack[128], unbind[192], name[32];
+	struct dma_buf b = { 0 };
+	long before;
+
+	ASSERT_EQ(0, dma_buf_alloc(self->fd, 64 * 1024, &b));
+	before = vm_pinned_kb();
+	ASSERT_GE(before, 64);
+	snprintf(ack, sizeof(ack), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	snprintf(unbind, sizeof(unbind), "%s/driver/unbind", self->sysfs);
+	snprintf(name, sizeof(name), "%s", strrchr(self->sysfs, '/') + 1);
+	ASSERT_EQ(0, sysfs_write(ack, "1"));
+	EXPECT_EQ(0, sysfs_write(unbind, name));
+	EXPECT_EQ(0, sysfs_write(ack, "0"));
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(before, vm_pinned_kb());
+	/* Closing the file gives nothing back either */
+	munmap((void *)self->afu, NLB_AFU_SIZE);
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(before, vm_pinned_kb());
+	munmap(b.va, b.len);
+}
+
 TEST_F(dma, isolation_is_per_port_behind_the_sim_iommu)
 {
 	char path[192], buf[32];

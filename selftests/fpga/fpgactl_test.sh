@@ -446,10 +446,12 @@ t_info()
 {
 	expect 0 "" $FPGACTL info $PORT || return 1
 	out_has "^fpga-port.$PORT: dev /dev/fpga-port.$PORT" || return 1
+	out_has " dma_isolation port, shared by all openers (O_EXCL: one user)" || return 1
 	out_has "region 0 (afu): size 0x[0-9a-f]* offset 0x[0-9a-f]* flags read,write,mmap" || return 1
 	expect 0 "" $FPGACTL -j info $PORT || return 1
 	out_has "\"name\":\"fpga-port.$PORT\"" || return 1
 	out_has '"api_version":0' || return 1
+	out_has '"dma_shared_by":"all openers"' || return 1
 	out_has '"regions":\[{"index":0,"name":"afu","size":"0x[0-9a-f]*","offset":"0x[0-9a-f]*","flags":\["read","write","mmap"\]}'
 }
 

@@ -19,6 +19,7 @@
 
 #include "kselftest_harness.h"
 #include "sim_util.h"
+#include "vgem_util.h"
 
 #define AFU_SIZE	(256 * 1024)
 #define NLB0_GUID	"d8424dc4a4a3c413f89e433683f9040b"
@@ -672,6 +673,92 @@ TEST(unplug_not_held_by_a_stuck_argument)
 TEST(unplug_not_held_by_a_stuck_dma_buffer)
 {
 	unplug_under_stuck_fault(_metadata, false);
+}
+
+/* Shmem in use, in kB (/proc/meminfo), or -1 */
+static long shmem_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Shmem: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+struct dmabuf_ioctl {
+	int fd;
+	int dmabuf;
+	int ret;
+	volatile int done;
+};
+
+static void *dmabuf_map_thread(void *p)
+{
+	struct dmabuf_ioctl *s = p;
+	uint64_t iova, len;
+
+	s->ret = port_dmabuf_map(s->fd, s->dmabuf, 0, &iova, &len);
+	s->done = 1;
+	return NULL;
+}
+
+#define BIG_BO		(1LL << 30)
+
+/*
+ * Attaching a dma-buf pins its pages, and vgem_ext faults in the whole
+ * buffer then: that happens before the unplug section, so a card removed
+ * meanwhile goes at once, and the map fails with ENODEV once the pages are
+ * there.  Seen as: the removal returns while the map is still running.
+ */
+TEST(unplug_not_held_by_a_dmabuf_attach)
+{
+	struct dmabuf_ioctl s = { 0 };
+	struct drm_vgem_ext_bo_create bo;
+	unsigned int card = sim_random_id();
+	pthread_t thread;
+	long base;
+	char path[64];
+	int drm, i;
+
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port && modprobe vgem_ext"));
+	drm = drm_open_driver("vgem_ext", "renderD");
+	ASSERT_GE(drm, 0);
+	ASSERT_EQ(0, vgem_ext_create(drm, BIG_BO, 0, &bo));
+	s.dmabuf = prime_export(drm, bo.handle);
+	ASSERT_GE(s.dmabuf, 0);
+	ASSERT_EQ(0, sim_add(card, 1));
+	snprintf(path, sizeof(path), "/dev/fpga-port.%d", sim_port_number(card));
+	s.fd = open(path, O_RDWR);
+	ASSERT_GE(s.fd, 0);
+
+	base = shmem_kb();
+	ASSERT_EQ(0, pthread_create(&thread, NULL, dmabuf_map_thread, &s));
+	/* Until the attach is faulting in the buffer: a sixteenth of it */
+	for (i = 0; i < 6000 && !s.done && shmem_kb() - base < BIG_BO / 16 / 1024; i++)
+		usleep(1000);
+	ASSERT_FALSE(s.done) {
+		TH_LOG("the map ended (%d) before a sixteenth of the buffer came in",
+		       s.ret);
+	}
+	ASSERT_EQ(0, sim_del(card));
+	EXPECT_FALSE(s.done) {
+		TH_LOG("the card's removal waited for the dma-buf's attach");
+	}
+	pthread_join(thread, NULL);
+	EXPECT_EQ(-ENODEV, s.ret);
+
+	close(s.fd);
+	close(s.dmabuf);
+	gem_close(drm, bo.handle);
+	close(drm);
+	run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl vgem_ext");
 }
 
 TEST_HARNESS_MAIN

@@ -429,6 +429,53 @@ TEST_F(uio, next_open_waits_for_an_afu_that_stops)
 	EXPECT_LE(resets + 1, sim_count(self, "resets"));
 }
 
+/*
+ * An AFU that does not acknowledge the reset at unbind may still be doing
+ * DMA: uio_fpga leaves it its buffers, allocated and mapped, rather than
+ * free them under it.  Seen from the card: back with fpga_port, the AFU
+ * still reads the old buffer at its old address.
+ */
+TEST_F(uio, unbind_leaves_buffers_to_an_afu_that_did_not_stop)
+{
+	uint64_t old = uio_map_num(self->uio, UIO_MAP_DMA0, "addr");
+	struct dma_buf dsm = { 0 }, dst = { 0 };
+	char ack[128], unbind[128], dev[48];
+	volatile uint64_t *afu;
+	uint8_t *buf;
+	int fd;
+
+	buf = uio_map(self->fd, self->uio, UIO_MAP_DMA0, PROT_READ | PROT_WRITE);
+	ASSERT_NE(MAP_FAILED, buf);
+	memset(buf, 0x3c, 4096);
+	munmap(buf, DMA_SIZE);
+	snprintf(ack, sizeof(ack), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	snprintf(unbind, sizeof(unbind), DFL_BUS "/devices/%s/driver/unbind",
+		 self->port);
+	ASSERT_EQ(0, sysfs_write(ack, "1"));
+	EXPECT_EQ(0, sysfs_write(unbind, self->port));
+	ASSERT_EQ(0, sysfs_write(ack, "0"));
+	close(self->fd);
+	self->fd = -1;
+
+	ASSERT_EQ(0, port_bind(self->num, "fpga_port"));
+	snprintf(dev, sizeof(dev), "/dev/%s", self->port);
+	fd = open(dev, O_RDWR);
+	ASSERT_GE(fd, 0);
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, afu);
+	ASSERT_EQ(0, dma_buf_alloc(fd, 4096, &dsm));
+	ASSERT_EQ(0, dma_buf_alloc(fd, 4096, &dst));
+	nlb_start(afu, dsm.iova, old, dst.iova, 4096 / NLB_LINE, NLB_CFG_HELLO);
+	EXPECT_EQ(0, nlb_wait(afu, dsm.va, 10000));
+	EXPECT_EQ(0x3c, ((uint8_t *)dst.va)[0]);
+	EXPECT_EQ(0x3c, ((uint8_t *)dst.va)[4095]);
+	dma_buf_free(fd, &dst);
+	dma_buf_free(fd, &dsm);
+	munmap((void *)afu, NLB_AFU_SIZE);
+	close(fd);
+}
+
 static int32_t read_count(int fd)
 {
 	int32_t n = -1;

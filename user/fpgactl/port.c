@@ -120,6 +120,9 @@ int fc_cmd_info(const struct fc_cmd *cmd, int argc, char **argv)
 	/* none: no IOMMU, DMA and the AFU's registers need CAP_SYS_RAWIO */
 	fc_info_attr(ref, "dma_isolation", "dma_isolation",
 		     " dma_isolation %s");
+	/* Security.md: one DMA domain, so one trust domain, per port */
+	fc_str("dma_shared_by", ", shared by %s (O_EXCL: one user)",
+	       "all openers");
 	fc_text("\n   ");
 	fc_int("api_version", " api_version %" PRId64, api);
 	fc_hex("flags", " flags 0x%" PRIx64, pi.flags);
