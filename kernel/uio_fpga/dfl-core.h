@@ -299,6 +299,7 @@ void fpga_dfl_node_del(struct fpga_dfl_node *node);
 /* DMA isolation policy (dfl-dma.c) */
 struct vm_area_struct;
 const char *fpga_dfl_dma_isolation_name(enum fpga_dfl_dma_isolation iso);
+bool fpga_dfl_dma_trusted(struct fpga_dfl_device *fdev);
 int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev, const char *what);
 int fpga_dfl_remote_access_permitted(struct vm_area_struct *vma, int write);
 

@@ -39,6 +39,23 @@ const char *fpga_dfl_dma_isolation_name(enum fpga_dfl_dma_isolation iso)
 }
 
 /**
+ * fpga_dfl_dma_trusted() - may the caller drive this FIU's DMA, by right?
+ * @fdev: the port
+ *
+ * As fpga_dfl_dma_permitted() without allow_unsafe_dma, and silent: for a
+ * read-only mapping, which may keep the right to become writable
+ * (VM_MAYWRITE) only where writing needs no exception.
+ *
+ * Return: true behind a translating IOMMU or with CAP_SYS_RAWIO.
+ */
+bool fpga_dfl_dma_trusted(struct fpga_dfl_device *fdev)
+{
+	return fdev->dma_isolation != FPGA_DFL_DMA_UNTRANSLATED ||
+	       capable(CAP_SYS_RAWIO);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_dma_trusted);
+
+/**
  * fpga_dfl_dma_permitted() - may the caller drive this FIU's DMA?
  * @fdev: the port
  * @what: the operation, for the log
@@ -51,8 +68,7 @@ const char *fpga_dfl_dma_isolation_name(enum fpga_dfl_dma_isolation iso)
  */
 int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev, const char *what)
 {
-	if (fdev->dma_isolation != FPGA_DFL_DMA_UNTRANSLATED ||
-	    capable(CAP_SYS_RAWIO))
+	if (fpga_dfl_dma_trusted(fdev))
 		return 0;
 	if (READ_ONCE(fpga_dfl_allow_unsafe_dma)) {
 		add_taint(TAINT_USER, LOCKDEP_STILL_OK);

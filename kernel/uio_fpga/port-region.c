@@ -170,9 +170,15 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 
 	idx = srcu_read_lock(&port->unplug);
 	ret = READ_ONCE(port->gone) ? -ENODEV : 0;
-	/* Writing the AFU's registers means giving it DMA addresses */
-	if (!ret && (vma->vm_flags & VM_MAYWRITE))
+	/*
+	 * Writing the AFU's registers means giving it DMA addresses.  A
+	 * read-only mapping is everyone's, but becomes writable later
+	 * (mprotect) only where writing needs no exception.
+	 */
+	if (!ret && (vma->vm_flags & VM_WRITE))
 		ret = fpga_dfl_dma_permitted(port->fdev, "AFU mmap");
+	else if (!ret && !fpga_dfl_dma_trusted(port->fdev))
+		vm_flags_clear(vma, VM_MAYWRITE);
 	if (!ret) {
 		vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND |
 			     VM_DONTDUMP);

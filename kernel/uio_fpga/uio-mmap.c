@@ -210,15 +210,18 @@ int uio_fpga_mmap(struct uio_info *info, struct vm_area_struct *vma)
 	 */
 	if (vma->vm_end - vma->vm_start > map->size)
 		return -EINVAL;
-	/* The AFU's registers take DMA addresses; the buffers are DMA */
-	if (map->writable && (vma->vm_flags & VM_MAYWRITE)) {
+	/*
+	 * The AFU's registers take DMA addresses; the buffers are DMA.  A
+	 * read-only mapping is everyone's, but becomes writable later
+	 * (mprotect) only where writing needs no exception.
+	 */
+	if (vma->vm_flags & VM_WRITE) {
+		if (!map->writable)
+			return -EPERM;
 		ret = fpga_dfl_dma_permitted(uf->fdev, "UIO mmap");
 		if (ret)
 			return ret;
-	}
-	if (!map->writable) {
-		if (vma->vm_flags & VM_WRITE)
-			return -EPERM;
+	} else if (!map->writable || !fpga_dfl_dma_trusted(uf->fdev)) {
 		vm_flags_clear(vma, VM_MAYWRITE);
 	}
 	ret = uio_fpga_mapping_get(uf, vma);

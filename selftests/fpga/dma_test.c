@@ -838,6 +838,16 @@ static int unprivileged_dma(int fd, bool unsafe)
 		   0);
 	if (unsafe ? afu == MAP_FAILED : afu != MAP_FAILED || errno != EPERM)
 		return 14;
+	if (afu != MAP_FAILED)
+		munmap(afu, NLB_AFU_SIZE);
+	/* Read-only through the same file: open; if refused above, for good */
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+	if (afu == MAP_FAILED)
+		return 15;
+	if (!unsafe && (!mprotect(afu, NLB_AFU_SIZE, PROT_READ | PROT_WRITE) ||
+			errno != EACCES))
+		return 16;
+	munmap(afu, NLB_AFU_SIZE);
 	return 0;
 }
 

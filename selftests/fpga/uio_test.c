@@ -790,6 +790,13 @@ static int unprivileged_uio_maps(int ro, int rw, const char *uio, bool unsafe)
 		p = uio_map(rw, uio, maps[i], PROT_READ | PROT_WRITE);
 		if (unsafe ? p == MAP_FAILED : p != MAP_FAILED || errno != EPERM)
 			return 12 + i;
+		/* Read-only through it: open; if refused above, for good */
+		p = uio_map(rw, uio, maps[i], PROT_READ);
+		if (p == MAP_FAILED)
+			return 14 + i;
+		if (!unsafe && (!mprotect(p, 4096, PROT_READ | PROT_WRITE) ||
+				errno != EACCES))
+			return 16 + i;
 	}
 	return 0;
 }
