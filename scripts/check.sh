@@ -26,6 +26,8 @@ step build-matrix scripts/build-matrix.sh
 step user-werror $M user
 step user-tests-valgrind $M -C user valgrind
 step selftests-build $M selftests
+# Documentation/security.md's permission matrix is perm_test's table
+step security-table scripts/perm-table.sh
 step harness-judge-unit python3 scripts/vm/test-run-vm
 
 # The VM's kernel is named (KERNEL_PKG, or KVER given to make check),

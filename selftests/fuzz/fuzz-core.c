@@ -17,6 +17,7 @@
  * unload); 1 otherwise.  Kernel splats are found by the VM harness in the
  * kernel log.
  */
+#define _GNU_SOURCE		/* process_vm_readv(), process_vm_writev() */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -140,6 +142,49 @@ int fuzz_touch(struct worker *w, struct fuzz_map *m)
 	return faulted;
 }
 
+/*
+ * A debugger's access to @m, at a random place inside it: a read or a
+ * write through /proc/self/mem (the driver's vm_ops .access) or
+ * process_vm_readv/writev (which cannot pin a PFN mapping: EFAULT).  A
+ * write goes where the mapping is writable at @may_write_from or beyond
+ * (the places a store of the fuzzer's may go), or anywhere in a mapping
+ * made without PROT_WRITE, where the kernel must refuse it: one it
+ * accepts there is counted in ro_written, and fails the run.
+ */
+void fuzz_remote(struct worker *w, struct fuzz_map *m, int area,
+		 size_t may_write_from)
+{
+	uint8_t buf[16];
+	size_t len = 1 + below(sizeof(buf)), off;
+	int write = below(2), mem = below(2);
+	struct iovec local = { .iov_base = buf, .iov_len = len }, remote;
+	ssize_t n;
+
+	if (!m->p || m->len < sizeof(buf))
+		return;
+	off = below(m->len - len + 1);
+	if (write && (m->prot & PROT_WRITE) && off < may_write_from)
+		write = 0;
+	rnd_fill(buf, len);
+	remote = (struct iovec){ .iov_base = (char *)m->p + off, .iov_len = len };
+	if (mem && write)
+		n = pwrite(w->mem_fd, buf, len, (off_t)(uintptr_t)remote.iov_base);
+	else if (mem)
+		n = pread(w->mem_fd, buf, len, (off_t)(uintptr_t)remote.iov_base);
+	else if (write)
+		n = process_vm_writev(getpid(), &local, 1, &remote, 1, 0);
+	else
+		n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	FUZZ_OK(w, area, n);
+	if (write && n > 0 && !(m->prot & PROT_WRITE)) {
+		w->ro_written++;
+		printf("# worker %d: %s wrote %zd bytes into a read-only mapping at +%#zx\n",
+		       w->idx, mem ? "/proc/self/mem" : "process_vm_writev",
+		       n, off);
+		fflush(stdout);
+	}
+}
+
 void fuzz_unmap(struct fuzz_map *m)
 {
 	if (m->p)
@@ -170,6 +215,8 @@ static void worker_init(struct worker *w, int idx)
 		for (size_t i = 0; i < lens[s]; i++)
 			fdsets[s][i] = -1;
 	w->efd = eventfd(0, EFD_NONBLOCK);
+	/* This worker's own memory: opened after the fork */
+	w->mem_fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
 	w->vgem_fd = -1;
 	w->nl_family = -1;
 	/*
@@ -181,7 +228,7 @@ static void worker_init(struct worker *w, int idx)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	w->ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
 		     -1, 0);
-	if (w->anon == MAP_FAILED || w->ro == MAP_FAILED ||
+	if (w->anon == MAP_FAILED || w->ro == MAP_FAILED || w->mem_fd < 0 ||
 	    mprotect((char *)w->anon + ANON_PAGES * 4096, 4096, PROT_NONE))
 		_exit(2);
 	sigaction(SIGBUS, &sa, NULL);
@@ -203,6 +250,7 @@ struct result {
 	unsigned long ok[AREA_NUM];
 	double ms[AREA_NUM];
 	unsigned long faults;
+	unsigned long ro_written;
 	int done;
 };
 
@@ -250,6 +298,7 @@ static void worker_run(int idx, uint64_t seed, unsigned long calls,
 	memcpy(res->ok, w.ok, sizeof(res->ok));
 	memcpy(res->ms, w.ms, sizeof(res->ms));
 	res->faults = w.faults;
+	res->ro_written = w.ro_written;
 	res->done = 1;
 	printf("# worker %d: %lu calls, %lu faults caught\n", idx, n,
 	       w.faults);
@@ -354,7 +403,7 @@ int main(int argc, char **argv)
 {
 	unsigned long calls = 20000, sum[AREA_NUM] = { 0 }, ok[AREA_NUM] = { 0 };
 	double ms[AREA_NUM] = { 0 };
-	unsigned long total = 0, faults = 0;
+	unsigned long total = 0, faults = 0, ro_written = 0;
 	unsigned int areas = (1u << AREA_NUM) - 1;
 	double seconds = 60, deadline;
 	uint64_t seed = time(NULL) ^ getpid();
@@ -446,6 +495,7 @@ int main(int argc, char **argv)
 		}
 		total += counted;
 		faults += res[i].faults;
+		ro_written += res[i].ro_written;
 	}
 	printf("# calls:");
 	for (int a = 0; a < AREA_NUM; a++)
@@ -459,6 +509,12 @@ int main(int argc, char **argv)
 	for (int a = 0; a < AREA_NUM; a++)
 		printf(" %s %.0f", fuzz_area_names[a], ms[a] / 1000);
 	printf("\n");
+	/* A debugger must not write what the process itself cannot */
+	if (ro_written) {
+		printf("# %lu remote writes into read-only mappings went through\n",
+		       ro_written);
+		failed = 1;
+	}
 
 	if (!suite_still_works())
 		failed = 1;

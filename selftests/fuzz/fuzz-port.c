@@ -2,8 +2,10 @@
 /*
  * fpga_fuzz, the port and FME nodes: every ioctl of <linux/fpga-dfl.h> and
  * of our extension <linux/fpga-suite.h> with arguments built from their
- * structs, mmap/munmap/touch of the AFU region, DMA maps of anonymous
- * memory and of dma-bufs, and NLB runs at mapped and unmapped addresses.
+ * structs, mmap/munmap/touch of the AFU region, a debugger's reads and
+ * writes of those mappings (/proc/self/mem, process_vm_readv/writev),
+ * DMA maps of anonymous memory and of dma-bufs, and NLB runs at mapped
+ * and unmapped addresses.
  */
 #include <errno.h>
 #include <dirent.h>
@@ -63,7 +65,8 @@ static int pick_node(const char *prefix, char *path, size_t size)
 static void port_open(struct worker *w)
 {
 	char path[64];
-	int i = below(MAX_FDS), flags = O_RDWR;
+	/* Mostly for writing; a read-only file may look, not change */
+	int i = below(MAX_FDS), flags = below(8) ? O_RDWR : O_RDONLY;
 
 	fuzz_close(&w->fds[i]);
 	if (one_in(16))		/* a number that may not exist */
@@ -196,17 +199,19 @@ static void port_mmap(struct worker *w)
 	struct fuzz_map *m = &w->maps[below(MAX_MAPS)];
 	size_t len = below(2) ? 4096ull << below(7) : rnd_value() & 0xffffff;
 	off_t off = below(2) ? (off_t)(below(64) << 12) : (off_t)rnd_value();
+	int prot = below(4) ? PROT_READ | PROT_WRITE : PROT_READ;
 	void *p;
 
 	fuzz_unmap(m);
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 below(6) ? MAP_SHARED : MAP_PRIVATE, rnd_fd(w), off);
+	p = mmap(NULL, len, prot, below(6) ? MAP_SHARED : MAP_PRIVATE,
+		 rnd_fd(w), off);
 	if (p != MAP_FAILED) {
 		w->ok[AREA_PORT]++;
 		m->p = p;
 		m->len = len;
 		/* NLB registers past 0x1000 only; the DFH stays readable */
 		m->writable = 0;
+		m->prot = prot;
 	}
 }
 
@@ -219,7 +224,7 @@ static void port_touch(struct worker *w)
 
 	if (!p || m->len < 8)
 		return;
-	if (below(2)) {
+	if (below(2) || !(m->prot & PROT_WRITE)) {
 		fuzz_touch(w, m);
 		return;
 	}
@@ -240,7 +245,8 @@ static void port_nlb(struct worker *w)
 	volatile uint64_t *afu = NULL;
 
 	for (int i = 0; i < MAX_MAPS && !afu; i++)
-		if (w->maps[i].p && w->maps[i].len >= 0x1000)
+		if (w->maps[i].p && w->maps[i].len >= 0x1000 &&
+		    (w->maps[i].prot & PROT_WRITE))
 			afu = w->maps[i].p;
 	if (!afu)
 		return;
@@ -274,7 +280,7 @@ static void port_dma_anon(struct worker *w)
 
 void fuzz_port(struct worker *w)
 {
-	switch (below(20)) {
+	switch (below(22)) {
 	case 0 ... 2:
 		port_open(w);
 		break;
@@ -289,6 +295,10 @@ void fuzz_port(struct worker *w)
 		break;
 	case 16 ... 17:
 		port_nlb(w);
+		break;
+	case 18 ... 19:
+		/* A debugger's access: writes to the NLB's registers only */
+		fuzz_remote(w, &w->maps[below(MAX_MAPS)], AREA_PORT, 0x1000);
 		break;
 	default:
 		port_dma_anon(w);

@@ -2,9 +2,10 @@
 /*
  * fpga_fuzz, uio_fpga: /dev/uioX of ports bound to uio_fpga (and no other
  * UIO device): mmap of each map index with odd lengths, offsets, flags and
- * protections, touches of the maps, read() of the interrupt count and
- * write() of irqcontrol with odd sizes and buffers, poll(), and the
- * port's reset attribute while bound to uio_fpga.
+ * protections, touches of the maps and a debugger's reads and writes of
+ * them (/proc/self/mem, process_vm_readv/writev), read() of the interrupt
+ * count and write() of irqcontrol with odd sizes and buffers, poll(), and
+ * the port's reset attribute while bound to uio_fpga.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -95,6 +96,7 @@ static void uio_mmap(struct worker *w)
 	m->len = len;
 	/* Writes to the DMA buffers only: AFU writes are fuzz-port's */
 	m->writable = (prot & PROT_WRITE) && off >= 2 * 4096;
+	m->prot = prot;
 }
 
 static void uio_rw(struct worker *w)
@@ -139,7 +141,7 @@ void fuzz_uio(struct worker *w)
 		uio_open(w);
 		return;
 	}
-	switch (below(20)) {
+	switch (below(22)) {
 	case 0 ... 2:
 		uio_open(w);
 		break;
@@ -155,6 +157,13 @@ void fuzz_uio(struct worker *w)
 	case 16 ... 17:
 		uio_poll(w);
 		break;
+	case 18 ... 19: {
+		struct fuzz_map *m = &w->uio_maps[below(ARRAY_LEN(w->uio_maps))];
+
+		/* Writes where the fuzzer's own stores go: the DMA buffers */
+		fuzz_remote(w, m, AREA_UIO, m->writable ? 0 : SIZE_MAX);
+		break;
+	}
 	default:
 		uio_reset(w);
 	}

@@ -32,7 +32,8 @@ extern const char *const fuzz_area_names[AREA_NUM];
 struct fuzz_map {
 	void *p;
 	size_t len;
-	int writable;
+	int writable;	/* the fuzzer may store to it (a policy) */
+	int prot;	/* as mapped: without PROT_WRITE, nobody may store */
 };
 
 struct worker {
@@ -64,6 +65,8 @@ struct worker {
 	unsigned long ok[AREA_NUM];	/* calls the kernel accepted */
 	double ms[AREA_NUM];		/* wall time spent in each */
 	unsigned long faults;	/* SIGBUS/SIGSEGV caught on mapped access */
+	int mem_fd;		/* /proc/self/mem, for a debugger's access */
+	unsigned long ro_written;	/* remote writes into read-only maps */
 };
 
 /* xorshift64*, seeded per worker in fuzz-core.c */
@@ -87,6 +90,8 @@ void rnd_fill(void *buf, size_t len);
 /* A byte of @m at a random place, read or written; 0 or 1 if it faulted */
 int fuzz_touch(struct worker *w, struct fuzz_map *m);
 void fuzz_unmap(struct fuzz_map *m);
+void fuzz_remote(struct worker *w, struct fuzz_map *m, int area,
+		 size_t may_write_from);
 void fuzz_close(int *fd);
 
 /*
