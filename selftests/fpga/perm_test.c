@@ -106,13 +106,7 @@ struct perm_row {
  * the row keeps the promise, and a failing cell quotes this.
  */
 static const char *const findings[] = {
-	NULL,
-	/* 1 */ "on a card no IOMMU translates, a user without "
-		"CAP_SYS_RAWIO cannot map the AFU or a uio_fpga DMA buffer even "
-		"read-only (PROT_READ) through a file open for writing: the "
-		"drivers refuse, with EPERM, any mapping that mprotect() could "
-		"make writable (VM_MAYWRITE), where security.md says "
-		"\"Read-only mappings stay open\"",
+	NULL,	/* none today */
 };
 
 /* ---- the operations ---- */
@@ -487,16 +481,14 @@ static const struct perm_row rows[] = {
 
 	{ .group = "`/dev/fpga-port.N`: the AFU's registers",
 	  .what = "`mmap` read-only", .node = PORT, .op = op_mmap,
-	  .prot = RD, .expect = READER, .finding = 1 },
+	  .prot = RD, .expect = READER },
 	{ .what = "`mmap` read-write", .node = PORT, .op = op_mmap,
 	  .prot = RDWR, .expect = MAP_RW },
 	{ .what = "`/proc/PID/mem` read of a read-only mapping", .node = PORT,
-	  .op = op_mmap, .prot = RD, .remote = MEM_READ, .expect = READER,
-	  .finding = 1 },
+	  .op = op_mmap, .prot = RD, .remote = MEM_READ, .expect = READER },
 	{ .what = "`/proc/PID/mem` write into a read-only mapping",
 	  .node = PORT, .op = op_mmap, .prot = RD, .remote = MEM_WRITE,
-	  .expect = { BOTH(EIO), BOTH(EIO), BOTH(EIO), BOTH(EACCES) },
-	  .finding = 1 },
+	  .expect = { BOTH(EIO), BOTH(EIO), BOTH(EIO), BOTH(EACCES) } },
 	{ .what = "`/proc/PID/mem` write into a writable mapping",
 	  .node = PORT, .op = op_mmap, .prot = RDWR, .remote = MEM_WRITE,
 	  .expect = MAP_RW },
@@ -519,7 +511,7 @@ static const struct perm_row rows[] = {
 
 	{ .group = "`/dev/uioX` (`uio_fpga`)",
 	  .what = "`mmap` `afu` read-only", .node = UIO, .op = op_mmap,
-	  .map = UIO_MAP_AFU, .prot = RD, .expect = READER, .finding = 1 },
+	  .map = UIO_MAP_AFU, .prot = RD, .expect = READER },
 	{ .what = "`mmap` `afu` read-write", .node = UIO, .op = op_mmap,
 	  .map = UIO_MAP_AFU, .prot = RDWR, .expect = MAP_RW },
 	{ .what = "`mmap` `port_header` read-only", .node = UIO,
@@ -528,7 +520,7 @@ static const struct perm_row rows[] = {
 	  .op = op_mmap, .map = UIO_MAP_HDR, .prot = RDWR,
 	  .expect = { BOTH(EPERM), BOTH(EPERM), BOTH(EACCES), BOTH(EACCES) } },
 	{ .what = "`mmap` `dma0` read-only", .node = UIO, .op = op_mmap,
-	  .map = UIO_MAP_DMA0, .prot = RD, .expect = READER, .finding = 1 },
+	  .map = UIO_MAP_DMA0, .prot = RD, .expect = READER },
 	{ .what = "`mmap` `dma0` read-write", .node = UIO, .op = op_mmap,
 	  .map = UIO_MAP_DMA0, .prot = RDWR, .expect = MAP_RW },
 	{ .what = "`write` (interrupt enable)", .node = UIO,
@@ -536,8 +528,7 @@ static const struct perm_row rows[] = {
 	{ .what = "`/proc/PID/mem` write into a read-only `afu` mapping",
 	  .node = UIO, .op = op_mmap, .map = UIO_MAP_AFU, .prot = RD,
 	  .remote = MEM_WRITE,
-	  .expect = { BOTH(EIO), BOTH(EIO), BOTH(EIO), BOTH(EACCES) },
-	  .finding = 1 },
+	  .expect = { BOTH(EIO), BOTH(EIO), BOTH(EIO), BOTH(EACCES) } },
 	{ .what = "`/proc/PID/mem` write into a writable `afu` mapping",
 	  .node = UIO, .op = op_mmap, .map = UIO_MAP_AFU, .prot = RDWR,
 	  .remote = MEM_WRITE, .expect = MAP_RW },
