@@ -8,7 +8,8 @@
  *
  * Each case runs as an unprivileged user (nobody) holding a node it may
  * only read, on the port (/dev/fpga-port.N) and on UIO (/dev/uioN), on a
- * card behind the simulated IOMMU and on one without it.
+ * card behind the simulated IOMMU and on one without it.  The limits are
+ * generous: the debug tier's kernel is many times slower.
  */
 #define _GNU_SOURCE		/* process_vm_writev() */
 #include <signal.h>
@@ -216,7 +217,7 @@ static int unprivileged_remote_writes(const char *node, off_t offset)
 	return 0;
 }
 
-TEST_F(remote, read_only_mapping_is_not_written_remotely)
+TEST_F_TIMEOUT(remote, read_only_mapping_is_not_written_remotely, 120)
 {
 	int status;
 	pid_t pid;
@@ -238,7 +239,7 @@ TEST_F(remote, read_only_mapping_is_not_written_remotely)
  * debugger, even from a file open for writing; once mprotect() makes it
  * writable, it is (mmap checked the right to write at the start).
  */
-TEST_F(remote, only_a_writable_mapping_is_written_remotely)
+TEST_F_TIMEOUT(remote, only_a_writable_mapping_is_written_remotely, 120)
 {
 	volatile uint64_t *ro;
 	uint64_t v = 0;
