@@ -7,8 +7,9 @@
  * read-only dma-bufs that stay read-only when imported, a buffer shared by
  * two processes, unload refused while anything is alive; then the link to
  * the FPGA port: the simulated card's NLB0 copies into and out of vgem_ext
- * (and vgem) buffers mapped as dma-bufs, with the completion fence, and
- * the card is removed while a dma-buf is mapped.
+ * (and vgem) buffers mapped as dma-bufs, with the completion fence, what a
+ * read-only dma-buf or mapping refuses, and the card is removed while a
+ * dma-buf is mapped.
  */
 #include <signal.h>
 #include <sys/eventfd.h>
@@ -1001,6 +1002,63 @@ TEST_F(fpga, read_only_dmabuf_is_mapped_to_device_only)
 	EXPECT_EQ(0, dma_unmap(self->port, iova));
 	close(p.fd);
 	gem_close(self->drm, c.handle);
+}
+
+/*
+ * The AFU only reads a FPGA_PORT_DMA_TO_DEV mapping: a write fence on it
+ * is refused (EACCES), a read fence is not; mappings the AFU may write
+ * take write fences.
+ */
+TEST_F(fpga, write_fence_needs_a_mapping_the_afu_writes)
+{
+	struct drm_vgem_ext_bo_create rc;
+	uint64_t to, from, both, ro_iova;
+	struct vbuf a, b, c;
+	int ro, sync;
+
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &a));
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &b));
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &c));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, a.dmabuf, FPGA_PORT_DMA_TO_DEV,
+				     &to, NULL));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, b.dmabuf,
+				     FPGA_PORT_DMA_FROM_DEV, &from, NULL));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, c.dmabuf, 0, &both, NULL));
+
+	EXPECT_EQ(-EACCES, port_dmabuf_fence(self->port, to,
+					     FPGA_PORT_FENCE_WRITE, 0, 0));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(a.dmabuf, 0));
+	EXPECT_EQ(0, port_dmabuf_fence(self->port, to, 0, 0, 0));
+	EXPECT_EQ(POLLIN, dmabuf_poll(a.dmabuf, 0));
+	EXPECT_EQ(0, port_dmabuf_fence(self->port, from, FPGA_PORT_FENCE_WRITE,
+				       0, 0));
+	EXPECT_EQ(0, port_dmabuf_fence(self->port, both, FPGA_PORT_FENCE_WRITE,
+				       0, 0));
+
+	/* A read-only dma-buf, which only a TO_DEV mapping takes, likewise */
+	ASSERT_EQ(0, vgem_ext_create(self->drm, 4096, 0, &rc));
+	ro = prime_export_ro(self->drm, rc.handle);
+	ASSERT_GE(ro, 0);
+	ASSERT_EQ(0, port_dmabuf_map(self->port, ro, FPGA_PORT_DMA_TO_DEV,
+				     &ro_iova, NULL));
+	EXPECT_EQ(-EACCES, port_dmabuf_fence(self->port, ro_iova,
+					     FPGA_PORT_FENCE_WRITE, 0, 0));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(ro, 0));
+
+	/* Vector 0 signals what was armed */
+	sync = dmabuf_sync_file(b.dmabuf);
+	ASSERT_GE(sync, 0);
+	nlb_write(self->afu, NLB_DOORBELL, 1);
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(b.dmabuf, 5000));
+	EXPECT_EQ(1, sync_file_status(sync));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(a.dmabuf, 5000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(c.dmabuf, 5000));
+	EXPECT_EQ(0, dma_unmap(self->port, ro_iova));
+	close(ro);
+	gem_close(self->drm, rc.handle);
+	vbuf_free(self->drm, &a);
+	vbuf_free(self->drm, &b);
+	vbuf_free(self->drm, &c);
 }
 
 /*
