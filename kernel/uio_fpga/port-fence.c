@@ -350,9 +350,13 @@ static int fpga_port_fence_add(struct dma_buf *buf,
 	return ret;
 }
 
-/* The dma-buf mapped at @iova by this file, with a reference, or NULL */
+/*
+ * The dma-buf mapped at @iova by this file, with a reference, and the
+ * mapping's direction in @dir; or NULL
+ */
 static struct dma_buf *fpga_port_fence_dmabuf(struct fpga_port_file *pf,
-					      u64 iova)
+					      u64 iova,
+					      enum dma_data_direction *dir)
 {
 	struct dma_buf *buf = NULL;
 	struct fpga_port_dma *dma;
@@ -361,6 +365,7 @@ static struct dma_buf *fpga_port_fence_dmabuf(struct fpga_port_file *pf,
 	dma = __fpga_port_dma_find(pf, iova);
 	if (dma && dma->kind == FPGA_PORT_DMA_DMABUF) {
 		buf = dma->dmabuf.buf;
+		*dir = dma->dir;
 		get_dma_buf(buf);
 	}
 	mutex_unlock(&pf->dma_lock);
@@ -370,8 +375,9 @@ static struct dma_buf *fpga_port_fence_dmabuf(struct fpga_port_file *pf,
 /*
  * FPGA_PORT_DMABUF_FENCE: arm a fence on a dma-buf mapping of this file,
  * signalled by the next interrupt on a user vector.  EINVAL: argsz, flags,
- * iova, vector or timeout; ENOENT: no user interrupts; EBUSY: a
- * conflicting fence is pending on the buffer.
+ * iova, vector or timeout; ENOENT: no user interrupts; EACCES: a write
+ * fence on a mapping the AFU only reads; EBUSY: a conflicting fence is
+ * pending on the buffer.
  */
 static long __fpga_port_dmabuf_fence(struct fpga_port_file *pf,
 				     const struct fpga_port_dmabuf_fence *args);
@@ -404,6 +410,7 @@ static long __fpga_port_dmabuf_fence(struct fpga_port_file *pf,
 	struct device *dev = &pf->port->chardev;
 	struct fpga_port_dmabuf_fence args = *a;
 	struct fpga_port_fence *pfence;
+	enum dma_data_direction dir;
 	unsigned int timeout_ms;
 	struct dma_buf *buf;
 	int ret;
@@ -414,11 +421,18 @@ static long __fpga_port_dmabuf_fence(struct fpga_port_file *pf,
 		return -EINVAL;
 	timeout_ms = args.timeout_ms ?: FPGA_PORT_FENCE_DEFAULT_MS;
 
-	buf = fpga_port_fence_dmabuf(pf, args.iova);
+	buf = fpga_port_fence_dmabuf(pf, args.iova, &dir);
 	if (!buf) {
 		dev_dbg(dev, "dmabuf fence: iova %#llx is no dma-buf mapping of this file\n",
 			args.iova);
 		return -EINVAL;
+	}
+	/* A write fence announces a write the mapping does not let the AFU make */
+	if (args.flags & FPGA_PORT_FENCE_WRITE && dir == DMA_TO_DEVICE) {
+		dev_dbg(dev, "dmabuf fence: iova %#llx is mapped FPGA_PORT_DMA_TO_DEV: no write fence\n",
+			args.iova);
+		ret = -EACCES;
+		goto out_put_buf;
 	}
 	ret = fpga_port_fence_irq_get(pf->port, args.vector);
 	if (ret)

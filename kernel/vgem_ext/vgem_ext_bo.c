@@ -23,6 +23,7 @@
 #include <drm/drm_vma_manager.h>
 #include <drm/vgem_ext_drm.h>
 
+#include "fpga-compat.h"
 #include "vgem_ext_drv.h"
 #include "vgem_ext_trace.h"
 
@@ -88,6 +89,18 @@ static int vgem_ext_bo_mmap(struct drm_gem_object *obj,
 {
 	int ret;
 
+	/*
+	 * dma_buf_mmap(), which maps an import, does not look at the
+	 * dma-buf's mode: refuse a writable mapping of a read-only import
+	 * (EACCES, as mmap() of the dma-buf itself) and one made so later
+	 */
+	if (to_vgem_ext_bo(obj)->read_only) {
+		if (is_cow_mapping(vma->vm_flags))
+			return -EINVAL;
+		if (vma->vm_flags & VM_WRITE)
+			return -EACCES;
+		vm_flags_clear(vma, VM_MAYWRITE);
+	}
 	ret = vgem_ext_bo_prefault_lazy(to_drm_gem_shmem_obj(obj));
 	return ret ? ret : drm_gem_shmem_object_mmap(obj, vma);
 }

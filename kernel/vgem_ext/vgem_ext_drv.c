@@ -73,6 +73,7 @@ static const struct drm_driver vgem_ext_driver = {
 	.dumb_create		= vgem_ext_dumb_create,
 	.prime_handle_to_fd	= vgem_ext_prime_handle_to_fd,
 	.prime_fd_to_handle	= vgem_ext_prime_fd_to_handle,
+	.gem_prime_import	= vgem_ext_prime_import,
 	.gem_prime_import_sg_table = drm_gem_shmem_prime_import_sg_table,
 	FPGA_COMPAT_DRM_GEM_PRIME_MMAP
 

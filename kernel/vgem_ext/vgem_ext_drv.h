@@ -14,6 +14,7 @@
 #include <drm/drm_device.h>
 #include <drm/drm_gem_shmem_helper.h>
 
+struct dma_buf;
 struct drm_file;
 struct drm_mode_create_dumb;
 struct platform_device;
@@ -49,10 +50,13 @@ struct vgem_ext_file {
  * @shmem:	the shmem GEM object; first, drm_gem_shmem_free() kfrees it
  * @flags:	VGEM_EXT_BO_WC, VGEM_EXT_BO_POPULATE as created (a populated
  *		buffer holds a pin on its pages until it is freed)
+ * @read_only:	an import of a dma-buf not open for writing: its holder
+ *		neither maps it writable nor puts a write fence on it
  */
 struct vgem_ext_bo {
 	struct drm_gem_shmem_object shmem;
 	u32 flags;
+	bool read_only;
 };
 
 static inline struct vgem_ext_bo *to_vgem_ext_bo(struct drm_gem_object *obj)
@@ -76,6 +80,8 @@ int vgem_ext_prime_handle_to_fd(struct drm_device *dev, struct drm_file *file,
 				u32 handle, u32 flags, int *prime_fd);
 int vgem_ext_prime_fd_to_handle(struct drm_device *dev, struct drm_file *file,
 				int prime_fd, u32 *handle);
+struct drm_gem_object *vgem_ext_prime_import(struct drm_device *dev,
+					     struct dma_buf *buf);
 
 /* vgem_ext_fence.c */
 void vgem_ext_fence_open(struct vgem_ext_file *vfile);

@@ -160,10 +160,10 @@ void vgem_ext_fence_close(struct vgem_ext_file *vfile)
 /*
  * DRM_IOCTL_VGEM_EXT_FENCE_ATTACH: a new unsignalled fence on the buffer,
  * a write fence with VGEM_EXT_FENCE_WRITE, else a read fence.
- * EINVAL: unknown flags or pad not zero; ENOENT: no such handle; EBUSY:
- * an unsignalled fence conflicts (any for a write fence, a write fence for
- * a read fence); ENOSPC: this file has VGEM_EXT_FENCES_PER_FILE fences
- * already; ENOMEM.
+ * EINVAL: unknown flags or pad not zero; ENOENT: no such handle; EACCES:
+ * a write fence on a read-only import; EBUSY: an unsignalled fence
+ * conflicts (any for a write fence, a write fence for a read fence);
+ * ENOSPC: this file has VGEM_EXT_FENCES_PER_FILE fences already; ENOMEM.
  */
 int vgem_ext_fence_attach_ioctl(struct drm_device *dev, void *data,
 				struct drm_file *file)
@@ -181,6 +181,11 @@ int vgem_ext_fence_attach_ioctl(struct drm_device *dev, void *data,
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+	/* A write fence announces a write its holder may not make */
+	if (write && to_vgem_ext_bo(obj)->read_only) {
+		ret = -EACCES;
+		goto out_put_obj;
+	}
 	ret = vgem_ext_fence_reserve(vfile);
 	if (ret)
 		goto out_put_obj;

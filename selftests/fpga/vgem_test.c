@@ -4,10 +4,12 @@
  * flags, mmap, killing the allocation of a large buffer, a second client,
  * bad flags/pad/handles/fences, busy and timed-out fences, dma-buf
  * export/mmap/poll under read and write fences, import from Debian's vgem,
- * a buffer shared by two processes, unload refused while anything is
- * alive; then the link to the FPGA port: the simulated card's NLB0 copies
- * into and out of vgem_ext (and vgem) buffers mapped as dma-bufs, with the
- * completion fence, and the card is removed while a dma-buf is mapped.
+ * read-only dma-bufs that stay read-only when imported, a buffer shared by
+ * two processes, unload refused while anything is alive; then the link to
+ * the FPGA port: the simulated card's NLB0 copies into and out of vgem_ext
+ * (and vgem) buffers mapped as dma-bufs, with the completion fence, what a
+ * read-only dma-buf or mapping refuses, and the card is removed while a
+ * dma-buf is mapped.
  */
 #include <signal.h>
 #include <sys/eventfd.h>
@@ -517,6 +519,153 @@ TEST_F(vgem, import_from_vgem_and_mmap)
 	close(vfd);
 }
 
+/* A buffer its owner maps writable and exports without DRM_RDWR */
+struct ro_buf {
+	uint32_t handle;
+	uint64_t offset;
+	uint32_t *map;
+	int dmabuf;
+};
+
+/* Of vgem_ext (@fd) or of Debian's vgem (@vgem_fd >= 0); 0 or -errno */
+static int ro_buf_new(int fd, int vgem_fd, size_t len, struct ro_buf *b)
+{
+	struct drm_vgem_ext_bo_create c;
+
+	b->map = MAP_FAILED;
+	b->dmabuf = -1;
+	if (vgem_fd < 0) {
+		if (vgem_ext_create(fd, len, 0, &c))
+			return -EIO;
+		b->handle = c.handle;
+		b->offset = c.offset;
+	} else {
+		fd = vgem_fd;
+		if (dumb_create(fd, len, &b->handle, &b->offset))
+			return -EIO;
+	}
+	b->map = map_rw(fd, b->offset, len);
+	if (b->map == MAP_FAILED)
+		return -errno;
+	b->dmabuf = prime_export_ro(fd, b->handle);
+	return b->dmabuf < 0 ? b->dmabuf : 0;
+}
+
+static void ro_buf_free(struct ro_buf *b, size_t len)
+{
+	if (b->map != MAP_FAILED)
+		munmap(b->map, len);
+	if (b->dmabuf >= 0)
+		close(b->dmabuf);
+}
+
+/*
+ * Another file imports a read-only dma-buf: it may map it to read, never
+ * to write (EACCES), not even later with mprotect(), and exporting it
+ * again with DRM_RDWR gives back the same read-only dma-buf.
+ */
+static void ro_import_mmap(struct __test_metadata *_metadata,
+			   struct ro_buf *b, size_t len)
+{
+	struct drm_vgem_ext_bo_info i;
+	uint32_t handle, *p;
+	int fd2, again;
+
+	fd2 = drm_open_driver("vgem_ext", "renderD");
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, prime_import(fd2, b->dmabuf, &handle));
+	ASSERT_EQ(0, vgem_ext_info(fd2, handle, &i));
+	EXPECT_TRUE(i.flags & VGEM_EXT_BO_IMPORTED);
+	errno = 0;
+	EXPECT_EQ(MAP_FAILED, map_rw(fd2, i.offset, len));
+	EXPECT_EQ(EACCES, errno);
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, fd2, (off_t)i.offset);
+	ASSERT_NE(MAP_FAILED, p);
+	/* The owner's pages, read through the import */
+	b->map[len / 4 - 1] = 0x600df00d;
+	EXPECT_EQ(0x600df00d, p[len / 4 - 1]);
+	errno = 0;
+	EXPECT_EQ(-1, mprotect(p, len, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+	again = prime_export(fd2, handle);
+	ASSERT_GE(again, 0);
+	EXPECT_EQ(MAP_FAILED, map_rw(again, 0, len));
+	close(again);
+	munmap(p, len);
+	close(fd2);
+}
+
+TEST_F(vgem, read_only_import_maps_read_only)
+{
+	const size_t len = 64 * 1024;
+	struct ro_buf b;
+	uint32_t handle;
+	void *p;
+	int vfd;
+
+	ASSERT_EQ(0, ro_buf_new(self->fd, -1, len, &b));
+	ro_import_mmap(_metadata, &b, len);
+	/* Its owner gets its own handle back, and maps it writable */
+	ASSERT_EQ(0, prime_import(self->fd, b.dmabuf, &handle));
+	EXPECT_EQ(b.handle, handle);
+	p = map_rw(self->fd, b.offset, len);
+	EXPECT_NE(MAP_FAILED, p);
+	munmap(p, len);
+	ro_buf_free(&b, len);
+
+	/* The same for a dma-buf of another exporter */
+	ASSERT_EQ(0, run_cmd("modprobe vgem"));
+	vfd = drm_open_driver("vgem", "card");
+	ASSERT_GE(vfd, 0);
+	ASSERT_EQ(0, ro_buf_new(self->fd, vfd, len, &b));
+	ro_import_mmap(_metadata, &b, len);
+	ro_buf_free(&b, len);
+	close(vfd);
+}
+
+/*
+ * A file that imported a read-only dma-buf may fence it as a reader, not
+ * as a writer (EACCES); the owner still may.
+ */
+static void ro_import_fences(struct __test_metadata *_metadata, int dmabuf)
+{
+	uint32_t handle;
+	int fd2, f;
+
+	fd2 = drm_open_driver("vgem_ext", "renderD");
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, prime_import(fd2, dmabuf, &handle));
+	EXPECT_EQ(-EACCES, vgem_ext_fence(fd2, handle, VGEM_EXT_FENCE_WRITE));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 0));
+	f = vgem_ext_fence(fd2, handle, 0);
+	ASSERT_GT(f, 0);
+	EXPECT_EQ(POLLIN, dmabuf_poll(dmabuf, 0));
+	EXPECT_EQ(0, vgem_ext_signal(fd2, f));
+	close(fd2);
+}
+
+TEST_F(vgem, read_only_import_takes_no_write_fence)
+{
+	const size_t len = 16 * 1024;
+	struct ro_buf b;
+	int vfd, f;
+
+	ASSERT_EQ(0, ro_buf_new(self->fd, -1, len, &b));
+	ro_import_fences(_metadata, b.dmabuf);
+	f = vgem_ext_fence(self->fd, b.handle, VGEM_EXT_FENCE_WRITE);
+	EXPECT_GT(f, 0);
+	EXPECT_EQ(0, vgem_ext_signal(self->fd, f));
+	ro_buf_free(&b, len);
+
+	ASSERT_EQ(0, run_cmd("modprobe vgem"));
+	vfd = drm_open_driver("vgem", "card");
+	ASSERT_GE(vfd, 0);
+	ASSERT_EQ(0, ro_buf_new(self->fd, vfd, len, &b));
+	ro_import_fences(_metadata, b.dmabuf);
+	ro_buf_free(&b, len);
+	close(vfd);
+}
+
 /* Two processes write and read one buffer through their own mappings */
 TEST_F(vgem, coherent_between_processes)
 {
@@ -853,6 +1002,63 @@ TEST_F(fpga, read_only_dmabuf_is_mapped_to_device_only)
 	EXPECT_EQ(0, dma_unmap(self->port, iova));
 	close(p.fd);
 	gem_close(self->drm, c.handle);
+}
+
+/*
+ * The AFU only reads a FPGA_PORT_DMA_TO_DEV mapping: a write fence on it
+ * is refused (EACCES), a read fence is not; mappings the AFU may write
+ * take write fences.
+ */
+TEST_F(fpga, write_fence_needs_a_mapping_the_afu_writes)
+{
+	struct drm_vgem_ext_bo_create rc;
+	uint64_t to, from, both, ro_iova;
+	struct vbuf a, b, c;
+	int ro, sync;
+
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &a));
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &b));
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &c));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, a.dmabuf, FPGA_PORT_DMA_TO_DEV,
+				     &to, NULL));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, b.dmabuf,
+				     FPGA_PORT_DMA_FROM_DEV, &from, NULL));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, c.dmabuf, 0, &both, NULL));
+
+	EXPECT_EQ(-EACCES, port_dmabuf_fence(self->port, to,
+					     FPGA_PORT_FENCE_WRITE, 0, 0));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(a.dmabuf, 0));
+	EXPECT_EQ(0, port_dmabuf_fence(self->port, to, 0, 0, 0));
+	EXPECT_EQ(POLLIN, dmabuf_poll(a.dmabuf, 0));
+	EXPECT_EQ(0, port_dmabuf_fence(self->port, from, FPGA_PORT_FENCE_WRITE,
+				       0, 0));
+	EXPECT_EQ(0, port_dmabuf_fence(self->port, both, FPGA_PORT_FENCE_WRITE,
+				       0, 0));
+
+	/* A read-only dma-buf, which only a TO_DEV mapping takes, likewise */
+	ASSERT_EQ(0, vgem_ext_create(self->drm, 4096, 0, &rc));
+	ro = prime_export_ro(self->drm, rc.handle);
+	ASSERT_GE(ro, 0);
+	ASSERT_EQ(0, port_dmabuf_map(self->port, ro, FPGA_PORT_DMA_TO_DEV,
+				     &ro_iova, NULL));
+	EXPECT_EQ(-EACCES, port_dmabuf_fence(self->port, ro_iova,
+					     FPGA_PORT_FENCE_WRITE, 0, 0));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(ro, 0));
+
+	/* Vector 0 signals what was armed */
+	sync = dmabuf_sync_file(b.dmabuf);
+	ASSERT_GE(sync, 0);
+	nlb_write(self->afu, NLB_DOORBELL, 1);
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(b.dmabuf, 5000));
+	EXPECT_EQ(1, sync_file_status(sync));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(a.dmabuf, 5000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(c.dmabuf, 5000));
+	EXPECT_EQ(0, dma_unmap(self->port, ro_iova));
+	close(ro);
+	gem_close(self->drm, rc.handle);
+	vbuf_free(self->drm, &a);
+	vbuf_free(self->drm, &b);
+	vbuf_free(self->drm, &c);
 }
 
 /*

@@ -229,13 +229,17 @@ static void vgem_import(struct worker *w)
 	}
 }
 
-/* mmap a buffer through its DRM file or its dma-buf */
+/*
+ * mmap a buffer through its DRM file or its dma-buf; a quarter read-only,
+ * which is all a read-only dma-buf or its import allows
+ */
 static void vgem_mmap(struct worker *w)
 {
 	struct fuzz_map *m = &w->bo_maps[below(ARRAY_LEN(w->bo_maps))];
 	struct drm_vgem_ext_bo_info i;
 	size_t len = below(4) ? 4096ull << below(4) : rnd_value() & 0xffffff;
 	int fd, dmabuf = below(3) == 0;
+	int prot = below(4) ? PROT_READ | PROT_WRITE : PROT_READ;
 	off_t off = 0;
 	void *p;
 
@@ -253,14 +257,13 @@ static void vgem_mmap(struct worker *w)
 		off = ioctl(fd, DRM_IOCTL_VGEM_EXT_BO_INFO, &i) == 0 && use_info ?
 		      (off_t)i.offset : (off_t)other;
 	}
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 below(8) ? MAP_SHARED : MAP_PRIVATE, fd, off);
+	p = mmap(NULL, len, prot, below(8) ? MAP_SHARED : MAP_PRIVATE, fd, off);
 	if (p == MAP_FAILED)
 		return;
 	w->ok[AREA_VGEM]++;
 	m->p = p;
 	m->len = len;
-	m->writable = 1;
+	m->writable = !!(prot & PROT_WRITE);
 }
 
 /* The dma-buf's own interface: poll, CPU access sync, sync_file export */

@@ -133,6 +133,15 @@ static inline int prime_export(int fd, uint32_t handle)
 	return ret ? ret : p.fd;
 }
 
+/* PRIME export without DRM_RDWR: a dma-buf its holders may only read */
+static inline int prime_export_ro(int fd, uint32_t handle)
+{
+	struct drm_prime_handle p = { .handle = handle, .flags = DRM_CLOEXEC };
+	int ret = drm_ioctl_err(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p);
+
+	return ret ? ret : p.fd;
+}
+
 static inline int prime_import(int fd, int dmabuf, uint32_t *handle)
 {
 	struct drm_prime_handle p = { .fd = dmabuf };

@@ -101,8 +101,11 @@ struct drm_vgem_ext_bo_info {
  * default) with the error ETIMEDOUT, so no reader waits forever.
  *
  * Errors: EINVAL unknown @flags or @pad not zero; ENOENT no such handle;
- * EBUSY a write fence is requested and the buffer has an unsignalled
- * fence, or a read fence and it has an unsignalled write fence; ENOMEM.
+ * EACCES a write fence on an import of a dma-buf not open for writing
+ * (exported without DRM_RDWR); EBUSY a write fence is requested and the
+ * buffer has an unsignalled fence, or a read fence and it has an
+ * unsignalled write fence; ENOSPC this file has 256 fences pending;
+ * ENOMEM.
  */
 struct drm_vgem_ext_fence_attach {
 	__u32 handle;

@@ -44,7 +44,9 @@
  *
  * Errors: EINVAL @argsz too small, unknown @flags, @pad not zero, a
  * buffer the card cannot see as one range; EBADF @fd is not open; EINVAL
- * @fd is not a dma-buf; EEXIST this file has mapped this dma-buf already;
+ * @fd is not a dma-buf; EACCES @fd is not open for writing (exported
+ * read-only) and @flags is not FPGA_PORT_DMA_TO_DEV; EEXIST this file has
+ * mapped this dma-buf already;
  * ENODEV the port is gone; ENOMEM; the exporter's errors; EFAULT.
  */
 struct fpga_port_dmabuf_map {
@@ -84,7 +86,9 @@ struct fpga_port_dmabuf_map {
  *
  * Errors: EINVAL @argsz too small, unknown @flags, @iova not a dma-buf
  * mapping of this file, @vector past the port's user interrupts,
- * @timeout_ms too large; ENOENT the port has no user interrupts; EBUSY
+ * @timeout_ms too large; ENOENT the port has no user interrupts; EACCES
+ * FPGA_PORT_FENCE_WRITE on a mapping made with FPGA_PORT_DMA_TO_DEV (the
+ * AFU only reads it); EBUSY
  * the buffer has an unsignalled fence that conflicts (any fence for a
  * write fence, a write fence for a read fence); ENOSPC 64 fences of this
  * file or 1024 of the port are pending; ENODEV the port is gone; ENOMEM;
