@@ -562,6 +562,156 @@ static void dfl_parser_irq_caps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, the_port(test)->features[1].irq_count, 0);
 }
 
+static void dfl_parser_irq_caps_private_only(struct kunit *test)
+{
+	struct dfl_kunit *t = test->priv;
+	struct fpga_dfl_device *port;
+
+	/*
+	 * An AFU with the error feature's id and a 0x20-byte block: the
+	 * capability's offset is past its block, and no capability anyway
+	 */
+	sane_card(t);
+	win_put(t, PORT + PORT_HDR_CAP, 0);
+	win_put(t, AFU, dfh(DFH_TYPE_AFU, PORT_FEATURE_ID_ERROR, 0x20, true));
+	win_put(t, AFU + PORT_ERROR_CAP, PORT_ERROR_CAP_SUPP_INT |
+		FIELD_PREP(PORT_ERROR_CAP_INT_VECT, 2));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 0);
+	port = the_port(test);
+	KUNIT_EXPECT_EQ(test, port->afu.size, 0x20);
+	KUNIT_EXPECT_EQ(test, port->afu.irq_count, 0);
+	discard(t);
+
+	/* An AFU with the UINT's id: its GUID is not a capability */
+	sane_card(t);
+	win_put(t, AFU, dfh(DFH_TYPE_AFU, PORT_FEATURE_ID_UINT, 0, true));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 0);
+	KUNIT_EXPECT_EQ(test, the_port(test)->afu.irq_count, 0);
+	KUNIT_EXPECT_EQ(test, the_port(test)->afu_guid_l, NLB0_AFU_GUID_L);
+	discard(t);
+
+	/* A DFHv1 AFU with an MSI-X parameter: no driver takes AFU vectors */
+	sane_card(t);
+	win_put(t, AFU, win_get(t, AFU) | FIELD_PREP(DFH_VERSION, 1));
+	win_put(t, AFU + DFHV1_CSR_SIZE_GRP, FIELD_PREP(DFHV1_CSR_SIZE, SZ_4K) |
+		DFHV1_HAS_PARAMS);
+	win_put(t, AFU + DFHV1_PARAM_HDR, msix_param(0, true));
+	win_put(t, AFU + DFHV1_PARAM_HDR + DFHV1_PARAM_DATA,
+		FIELD_PREP(DFHV1_PARAM_MSIX_START, 0) |
+		FIELD_PREP(DFHV1_PARAM_MSIX_COUNT, 2));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 0);
+	KUNIT_EXPECT_EQ(test, the_port(test)->afu.size, SZ_4K);
+	KUNIT_EXPECT_EQ(test, the_port(test)->afu.irq_count, 0);
+	discard(t);
+
+	/* An AFU of the FME with the global error's id, 0x20 bytes */
+	sane_card(t);
+	win_put(t, FME + FIU_NEXT_AFU, FIELD_PREP(FIU_NEXT_AFU_OFFSET, 0x2000));
+	win_put(t, 0x2000, dfh(DFH_TYPE_AFU, FME_FEATURE_ID_GLOBAL_ERR, 0x20,
+			       true));
+	win_put(t, 0x2000 + FME_ERROR_CAP, FME_ERROR_CAP_SUPP_INT |
+		FIELD_PREP(FME_ERROR_CAP_INT_VECT, 1));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 0);
+	KUNIT_ASSERT_NOT_NULL(test, t->card->fme);
+	KUNIT_EXPECT_EQ(test, t->card->fme->afu.size, 0x20);
+	KUNIT_EXPECT_EQ(test, t->card->fme->afu.irq_count, 0);
+}
+
+/* The AFU as DFHv1, its registers at window offset @csr */
+static void dfhv1_afu(struct dfl_kunit *t, size_t csr, bool absolute)
+{
+	win_put(t, AFU, win_get(t, AFU) | FIELD_PREP(DFH_VERSION, 1));
+	win_put(t, AFU + DFHV1_CSR_ADDR, absolute ?
+		(WIN_START + csr) | DFHV1_CSR_ADDR_ABS : (u64)csr - AFU);
+	win_put(t, AFU + DFHV1_CSR_SIZE_GRP, FIELD_PREP(DFHV1_CSR_SIZE, SZ_4K));
+}
+
+static void dfl_parser_dfhv1_afu_on_a_header(struct kunit *test)
+{
+	struct dfl_kunit *t = test->priv;
+
+	/* Relative, backwards onto its own port's header: no AFU */
+	sane_card(t);
+	dfhv1_afu(t, PORT, false);
+	enumerate_one_report(test, AFU);
+	KUNIT_EXPECT_EQ(test, the_port(test)->afu.size, 0);
+	KUNIT_EXPECT_TRUE(test, !the_port(test)->afu.ioaddr);
+	KUNIT_EXPECT_EQ(test, the_port(test)->num_features, 1);
+	discard(t);
+
+	/* Absolute, onto the FME header */
+	sane_card(t);
+	dfhv1_afu(t, FME, true);
+	enumerate_one_report(test, AFU);
+	KUNIT_EXPECT_NOT_NULL(test, t->card->fme);
+	KUNIT_EXPECT_EQ(test, the_port(test)->afu.size, 0);
+	discard(t);
+
+	/* Onto free space: kept */
+	sane_card(t);
+	dfhv1_afu(t, 0xa000, true);
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 0);
+	KUNIT_EXPECT_EQ(test, ofs_of(t, the_port(test)->afu.ioaddr), 0xa000);
+}
+
+static void dfl_parser_dfhv1_regs_overlap(struct kunit *test)
+{
+	struct dfl_kunit *t = test->priv;
+
+	/* The UINT's registers are the AFU's: skipped, the AFU stays */
+	sane_card(t);
+	dfhv1_uint(t, AFU - PORT_UINT, FIELD_PREP(DFHV1_CSR_SIZE, 0x100));
+	enumerate_one_report(test, PORT_UINT);
+	KUNIT_EXPECT_EQ(test, the_port(test)->num_features, 1);
+	KUNIT_EXPECT_EQ(test, the_port(test)->afu.size, SZ_4K);
+	discard(t);
+
+	/* Two DFHv1 features with registers elsewhere, overlapping */
+	sane_card(t);
+	dfhv1_uint(t, (WIN_START + 0xa800) | DFHV1_CSR_ADDR_ABS,
+		   FIELD_PREP(DFHV1_CSR_SIZE, 0x100));
+	win_put(t, FME_ERR, win_get(t, FME_ERR) | FIELD_PREP(DFH_VERSION, 1));
+	win_put(t, FME_ERR + DFHV1_CSR_ADDR, 0xa000 - FME_ERR);
+	win_put(t, FME_ERR + DFHV1_CSR_SIZE_GRP, FIELD_PREP(DFHV1_CSR_SIZE, SZ_4K));
+	enumerate_one_report(test, PORT_UINT);
+	KUNIT_ASSERT_EQ(test, t->card->fme->num_features, 1);
+	KUNIT_EXPECT_EQ(test, ofs_of(t, t->card->fme->features[0].ioaddr), 0xa000);
+	KUNIT_EXPECT_EQ(test, the_port(test)->num_features, 1);
+	discard(t);
+
+	/* Claimed first, the FME feature's registers end the port's list */
+	sane_card(t);
+	win_put(t, FME_ERR, win_get(t, FME_ERR) | FIELD_PREP(DFH_VERSION, 1));
+	win_put(t, FME_ERR + DFHV1_CSR_ADDR, PORT_ERR - FME_ERR);
+	win_put(t, FME_ERR + DFHV1_CSR_SIZE_GRP, FIELD_PREP(DFHV1_CSR_SIZE, SZ_4K));
+	enumerate_one_report(test, PORT_ERR);
+	KUNIT_EXPECT_EQ(test, the_port(test)->num_features, 0);
+	discard(t);
+
+	/* A DFHv1 port header whose registers are the FME's: no port */
+	sane_card(t);
+	win_put(t, PORT, win_get(t, PORT) | FIELD_PREP(DFH_VERSION, 1));
+	win_put(t, PORT + DFHV1_CSR_ADDR, WIN_START | DFHV1_CSR_ADDR_ABS);
+	win_put(t, PORT + DFHV1_CSR_SIZE_GRP, FIELD_PREP(DFHV1_CSR_SIZE, SZ_4K));
+	enumerate_one_report(test, PORT);
+	KUNIT_EXPECT_EQ(test, t->card->num_ports, 0);
+	discard(t);
+
+	/* Registers past the end of its own block, into free space: kept */
+	sane_card(t);
+	dfhv1_uint(t, 0x800, FIELD_PREP(DFHV1_CSR_SIZE, SZ_4K));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 0);
+	KUNIT_ASSERT_EQ(test, the_port(test)->num_features, 2);
+	KUNIT_EXPECT_EQ(test, ofs_of(t, the_port(test)->features[1].ioaddr),
+			PORT_UINT + 0x800);
+}
+
 static void dfl_parser_future_dfh(struct kunit *test)
 {
 	struct dfl_kunit *t = test->priv;
@@ -722,6 +872,9 @@ static struct kunit_case dfl_parser_cases[] = {
 	KUNIT_CASE(dfl_parser_dfhv1),
 	KUNIT_CASE(dfl_parser_dfhv1_bad),
 	KUNIT_CASE(dfl_parser_irq_caps),
+	KUNIT_CASE(dfl_parser_irq_caps_private_only),
+	KUNIT_CASE(dfl_parser_dfhv1_afu_on_a_header),
+	KUNIT_CASE(dfl_parser_dfhv1_regs_overlap),
 	KUNIT_CASE(dfl_parser_future_dfh),
 	KUNIT_CASE(dfl_parser_short_blocks),
 	KUNIT_CASE(dfl_parser_dfhv1_short),

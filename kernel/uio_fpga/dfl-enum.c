@@ -51,30 +51,50 @@ static bool fpga_dfl_in_window(struct fpga_dfl_card *card,
 	return size && ofs < card->info.len && size <= card->info.len - ofs;
 }
 
-/* Take [ofs, ofs + size) for one feature; false if it is not free */
-static bool fpga_dfl_claim(struct fpga_dfl_card *card, resource_size_t ofs,
-			   resource_size_t size)
+/* A claimed block that [ofs, ofs + size) overlaps, other than @own */
+static const struct fpga_dfl_claim *
+fpga_dfl_overlap(const struct fpga_dfl_card *card, resource_size_t ofs,
+		 resource_size_t size, const struct fpga_dfl_claim *own)
 {
 	resource_size_t end = ofs + size;
 	unsigned int i;
 
 	for (i = 0; i < card->num_claims; i++) {
-		struct fpga_dfl_claim *c = &card->claims[i];
+		const struct fpga_dfl_claim *c = &card->claims[i];
 
-		if (ofs < c->end && c->start < end) {
-			dfl_report(card, ofs,
-				   "overlaps the feature at %#llx (loop or overlap), list ends here",
-				   (unsigned long long)c->start);
-			return false;
-		}
+		if (c != own && ofs < c->end && c->start < end)
+			return c;
 	}
-	if (card->num_claims == FPGA_DFL_MAX_CLAIMS) {
+	return NULL;
+}
+
+static bool fpga_dfl_claim_add(struct fpga_dfl_card *card, resource_size_t ofs,
+			       resource_size_t size)
+{
+	if (card->num_claims == FPGA_DFL_MAX_CLAIMS)
+		return false;
+	card->claims[card->num_claims].start = ofs;
+	card->claims[card->num_claims].end = ofs + size;
+	card->num_claims++;
+	return true;
+}
+
+/* Take [ofs, ofs + size) for one feature; false if it is not free */
+static bool fpga_dfl_claim(struct fpga_dfl_card *card, resource_size_t ofs,
+			   resource_size_t size)
+{
+	const struct fpga_dfl_claim *c = fpga_dfl_overlap(card, ofs, size, NULL);
+
+	if (c) {
+		dfl_report(card, ofs,
+			   "overlaps the feature at %#llx (loop or overlap), list ends here",
+			   (unsigned long long)c->start);
+		return false;
+	}
+	if (!fpga_dfl_claim_add(card, ofs, size)) {
 		dfl_report(card, ofs, "too many features, list ends here");
 		return false;
 	}
-	card->claims[card->num_claims].start = ofs;
-	card->claims[card->num_claims].end = end;
-	card->num_claims++;
 	return true;
 }
 
@@ -135,6 +155,12 @@ static bool fpga_dfl_feature_irq_cap(struct fpga_dfl_device *fdev,
 {
 	u64 v;
 
+	/*
+	 * Drivers take interrupts from private features only (error, UINT):
+	 * an AFU whose id happens to be theirs has other registers there
+	 */
+	if (feat->type != DFH_TYPE_PRIVATE)
+		return false;
 	if (feat->dfh_version == 1) {
 		/* Parameters were decoded into *first / *count by the caller */
 		return *count != 0;
@@ -286,6 +312,38 @@ static const char *fpga_dfl_dropped(struct fpga_dfl_feature *feat)
 }
 
 /*
+ * DFHv1 registers may lie outside the feature's DFH block, which the caller
+ * claimed: take them too, so that no two features share a register (an AFU
+ * whose CSR_ADDR names a port or FME header would hand that to user space).
+ */
+static bool fpga_dfl_claim_regs(struct fpga_dfl_card *card,
+				struct fpga_dfl_feature *feat,
+				resource_size_t ofs, resource_size_t csr_ofs,
+				resource_size_t csr_size)
+{
+	/* The block holding the DFH is the feature's own and no other's */
+	const struct fpga_dfl_claim *own = fpga_dfl_overlap(card, ofs, 1, NULL);
+	const struct fpga_dfl_claim *c;
+
+	if (own && csr_ofs >= own->start && csr_ofs + csr_size <= own->end)
+		return true;
+	c = fpga_dfl_overlap(card, csr_ofs, csr_size, own);
+	if (c) {
+		dfl_report(card, ofs,
+			   "DFHv1 registers at %#llx overlap another feature's at %#llx, %s",
+			   (unsigned long long)csr_ofs,
+			   (unsigned long long)c->start, fpga_dfl_dropped(feat));
+		return false;
+	}
+	if (!fpga_dfl_claim_add(card, csr_ofs, csr_size)) {
+		dfl_report(card, ofs, "too many register blocks, %s",
+			   fpga_dfl_dropped(feat));
+		return false;
+	}
+	return true;
+}
+
+/*
  * Parse the feature whose DFH is at @ofs and whose block is @size long.
  * On failure it is reported and @feat is left empty.
  */
@@ -325,6 +383,9 @@ static int fpga_dfl_add_feature(struct fpga_dfl_card *card,
 			   fpga_dfl_dropped(feat));
 		goto drop;
 	}
+	if (feat->dfh_version == 1 &&
+	    !fpga_dfl_claim_regs(card, feat, ofs, csr_ofs, csr_size))
+		goto drop;
 
 	fpga_dfl_feature_map(card, feat, csr_ofs, csr_size);
 	fpga_dfl_feature_irqs(card, fdev, feat, ofs, irq_first, irq_count);

@@ -12,8 +12,11 @@
 
 /* Upper bound on features per FIU, so that a corrupt list cannot run away */
 #define FPGA_DFL_MAX_FEATURES	64
-/* Upper bound on register blocks claimed on one card */
-#define FPGA_DFL_MAX_CLAIMS	(FPGA_DFL_MAX_FEATURES * (FME_MAX_PORTS + 1))
+/*
+ * Upper bound on register blocks claimed on one card: a DFH block per
+ * feature, and DFHv1 registers elsewhere
+ */
+#define FPGA_DFL_MAX_CLAIMS	(2 * FPGA_DFL_MAX_FEATURES * (FME_MAX_PORTS + 1))
 
 struct fpga_dfl_claim {
 	resource_size_t start;

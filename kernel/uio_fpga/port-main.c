@@ -270,6 +270,9 @@ static int fpga_port_probe(struct fpga_dfl_device *fdev)
 	port->afu = fdev->afu.ioaddr;
 	port->afu_start = fdev->afu.start;
 	port->afu_size = fdev->afu.size;
+	if (!(fpga_port_region_flags(port) & DFL_PORT_REGION_MMAP))
+		dev_warn(&fdev->dev, "AFU at %pa does not start on a page: it cannot be mapped\n",
+			 &fdev->afu.start);
 	feat = fpga_dfl_find_feature(fdev, PORT_FEATURE_ID_ERROR);
 	if (feat)
 		port->err = feat->ioaddr;

@@ -45,6 +45,27 @@ static void port_region_info(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rinfo.size, 0);
 }
 
+static void port_region_not_on_a_page(struct kunit *test)
+{
+	struct fpga_port *port = port_with_afu(test, SZ_64K);
+	struct dfl_fpga_port_region_info rinfo = {
+		.argsz = sizeof(rinfo),
+		.index = DFL_PORT_REGION_INDEX_AFU,
+	};
+
+	/* An AFU 1 KiB into a page: listed, but not offered for mmap */
+	port->afu_start = 0x90000000 + SZ_1K;
+	KUNIT_ASSERT_EQ(test, fpga_port_region_info(port, &rinfo), 0);
+	KUNIT_EXPECT_EQ(test, rinfo.flags, DFL_PORT_REGION_READ |
+			DFL_PORT_REGION_WRITE);
+	KUNIT_EXPECT_EQ(test, rinfo.size, SZ_64K);
+
+	port->afu_start = 0x90000000 + PAGE_SIZE;
+	KUNIT_ASSERT_EQ(test, fpga_port_region_info(port, &rinfo), 0);
+	KUNIT_EXPECT_EQ(test, rinfo.flags, DFL_PORT_REGION_READ |
+			DFL_PORT_REGION_WRITE | DFL_PORT_REGION_MMAP);
+}
+
 static void port_region_info_invalid(struct kunit *test)
 {
 	struct fpga_port *port = port_with_afu(test, SZ_256K);
@@ -104,6 +125,7 @@ static void port_region_fits_overflow(struct kunit *test)
 static struct kunit_case port_region_cases[] = {
 	KUNIT_CASE(port_region_info),
 	KUNIT_CASE(port_region_info_invalid),
+	KUNIT_CASE(port_region_not_on_a_page),
 	KUNIT_CASE(port_region_fits),
 	KUNIT_CASE(port_region_fits_overflow),
 	{}

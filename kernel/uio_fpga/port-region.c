@@ -20,8 +20,6 @@
 #include "port_trace.h"
 
 #define FPGA_PORT_NUM_REGIONS	1
-#define FPGA_PORT_AFU_FLAGS	(DFL_PORT_REGION_READ | DFL_PORT_REGION_WRITE | \
-				 DFL_PORT_REGION_MMAP)
 
 long fpga_port_ioctl_get_info(struct fpga_port *port, void __user *arg)
 {
@@ -54,6 +52,25 @@ bool fpga_port_region_fits(u64 size, u64 offset, u64 len)
 EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_region_fits);
 
 /**
+ * fpga_port_region_flags() - what region 0, the AFU, allows
+ * @port: the port
+ *
+ * Mappings are whole pages: an AFU that does not start on one could only
+ * be mapped with the registers below it (another feature's), so it is not
+ * offered for mmap.
+ *
+ * Return: DFL_PORT_REGION_* flags.
+ */
+u32 fpga_port_region_flags(const struct fpga_port *port)
+{
+	u32 flags = DFL_PORT_REGION_READ | DFL_PORT_REGION_WRITE;
+
+	if (PAGE_ALIGNED(port->afu_start))
+		flags |= DFL_PORT_REGION_MMAP;
+	return flags;
+}
+
+/**
  * fpga_port_region_info() - answer DFL_FPGA_PORT_GET_REGION_INFO
  * @port: the port
  * @rinfo: the request (index, padding); filled in on success
@@ -66,7 +83,7 @@ int fpga_port_region_info(const struct fpga_port *port,
 {
 	if (rinfo->padding || rinfo->index != DFL_PORT_REGION_INDEX_AFU)
 		return -EINVAL;
-	rinfo->flags = FPGA_PORT_AFU_FLAGS;
+	rinfo->flags = fpga_port_region_flags(port);
 	rinfo->size = port->afu_size;
 	rinfo->offset = FPGA_PORT_REGION_AFU_OFFSET;
 	return 0;
@@ -159,6 +176,10 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_MAYSHARE)) {
 		dev_dbg(&port->chardev, "mmap: MAP_SHARED is required\n");
+		return -EINVAL;
+	}
+	if (!(fpga_port_region_flags(port) & DFL_PORT_REGION_MMAP)) {
+		dev_dbg(&port->chardev, "mmap: region 0 does not start on a page\n");
 		return -EINVAL;
 	}
 	if (!fpga_port_region_fits(port->afu_size, offset, size)) {

@@ -293,8 +293,8 @@ static ssize_t size_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t flags_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
-	return sysfs_emit(buf, "0x%x\n", DFL_PORT_REGION_READ |
-			  DFL_PORT_REGION_WRITE | DFL_PORT_REGION_MMAP);
+	return sysfs_emit(buf, "0x%x\n",
+			  fpga_port_region_flags(region_port(kobj)));
 }
 
 static struct kobj_attribute region_index_attr = __ATTR_RO(index);

@@ -233,6 +233,7 @@ extern unsigned int fpga_port_reset_timeout_us;
 /* port-region.c */
 struct dfl_fpga_port_region_info;
 bool fpga_port_region_fits(u64 size, u64 offset, u64 len);
+u32 fpga_port_region_flags(const struct fpga_port *port);
 int fpga_port_region_info(const struct fpga_port *port,
 			  struct dfl_fpga_port_region_info *rinfo);
 long fpga_port_ioctl_get_info(struct fpga_port *port, void __user *arg);

@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitfield.h>
+#include <linux/io.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 
@@ -28,6 +29,11 @@ enum fpga_sim_layout {
 	FPGA_SIM_LAYOUT_DFH2_PORT,	/* the last port's header, version 2 */
 	FPGA_SIM_LAYOUT_DFH2_AFU,	/* the AFU of DFH version 2 */
 	FPGA_SIM_LAYOUT_SHORT_FEATURE,	/* port error as DFHv1, 8 bytes of CSRs */
+	FPGA_SIM_LAYOUT_AFU_UINT_ID,	/* the AFU's DFH id is the UINT's */
+	FPGA_SIM_LAYOUT_AFU_ON_PORT,	/* DFHv1 AFU, registers: its port header */
+	FPGA_SIM_LAYOUT_AFU_ON_FME,	/* DFHv1 AFU, registers: the FME header */
+	FPGA_SIM_LAYOUT_FEATURE_ON_AFU,	/* DFHv1 UINT, registers: the AFU */
+	FPGA_SIM_LAYOUT_AFU_UNALIGNED,	/* the AFU starts 1 KiB into a page */
 };
 
 static const char * const fpga_sim_layout_names[] = {
@@ -42,6 +48,11 @@ static const char * const fpga_sim_layout_names[] = {
 	[FPGA_SIM_LAYOUT_DFH2_PORT]	= "dfh2_port",
 	[FPGA_SIM_LAYOUT_DFH2_AFU]	= "dfh2_afu",
 	[FPGA_SIM_LAYOUT_SHORT_FEATURE]	= "short_feature",
+	[FPGA_SIM_LAYOUT_AFU_UINT_ID]	= "afu_uint_id",
+	[FPGA_SIM_LAYOUT_AFU_ON_PORT]	= "afu_on_port",
+	[FPGA_SIM_LAYOUT_AFU_ON_FME]	= "afu_on_fme",
+	[FPGA_SIM_LAYOUT_FEATURE_ON_AFU] = "feature_on_afu",
+	[FPGA_SIM_LAYOUT_AFU_UNALIGNED]	= "afu_unaligned",
 };
 
 static int fpga_sim_layout = FPGA_SIM_LAYOUT_NORMAL;
@@ -70,10 +81,10 @@ static const struct kernel_param_ops fpga_sim_layout_ops = {
 };
 module_param_cb(dfl_layout, &fpga_sim_layout_ops, NULL, 0644);
 MODULE_PARM_DESC(dfl_layout,
-		 "DFL of cards created next: normal, dfhv1, loop, outside, next0, unknown_type, bad_irq, dfh2_fme_feature, dfh2_port, dfh2_afu, short_feature");
+		 "DFL of cards created next: normal, dfhv1, loop, outside, next0, unknown_type, bad_irq, dfh2_fme_feature, dfh2_port, dfh2_afu, short_feature, afu_uint_id, afu_on_port, afu_on_fme, feature_on_afu, afu_unaligned");
 
-static void fpga_sim_set_dfh(struct fpga_sim *sim, size_t ofs, u64 mask,
-			     u64 val)
+static void fpga_sim_set_bits(struct fpga_sim *sim, size_t ofs, u64 mask,
+			      u64 val)
 {
 	fpga_sim_write(sim, ofs, (fpga_sim_read(sim, ofs) & ~mask) | val);
 }
@@ -81,7 +92,7 @@ static void fpga_sim_set_dfh(struct fpga_sim *sim, size_t ofs, u64 mask,
 /* The UINT feature as DFHv1: registers at the DFH, vectors in a parameter */
 static void fpga_sim_layout_dfhv1(struct fpga_sim *sim, size_t uint)
 {
-	fpga_sim_set_dfh(sim, uint, DFH_VERSION, FIELD_PREP(DFH_VERSION, 1));
+	fpga_sim_set_bits(sim, uint, DFH_VERSION, FIELD_PREP(DFH_VERSION, 1));
 	fpga_sim_write(sim, uint + PORT_UINT_CAP, 0);
 	fpga_sim_write(sim, uint + DFHV1_CSR_ADDR, 0);	/* relative, +0 */
 	fpga_sim_write(sim, uint + DFHV1_CSR_SIZE_GRP,
@@ -98,16 +109,67 @@ static void fpga_sim_layout_dfhv1(struct fpga_sim *sim, size_t uint)
 /* A future DFH version on the header at @ofs */
 static void fpga_sim_layout_dfh2(struct fpga_sim *sim, size_t ofs)
 {
-	fpga_sim_set_dfh(sim, ofs, DFH_VERSION, FIELD_PREP(DFH_VERSION, 2));
+	fpga_sim_set_bits(sim, ofs, DFH_VERSION, FIELD_PREP(DFH_VERSION, 2));
 }
 
 /* A DFHv1 feature whose registers are fewer than its driver reads */
 static void fpga_sim_layout_short(struct fpga_sim *sim, size_t feat)
 {
-	fpga_sim_set_dfh(sim, feat, DFH_VERSION, FIELD_PREP(DFH_VERSION, 1));
+	fpga_sim_set_bits(sim, feat, DFH_VERSION, FIELD_PREP(DFH_VERSION, 1));
 	fpga_sim_write(sim, feat + DFHV1_CSR_ADDR, 0);	/* relative, +0 */
 	fpga_sim_write(sim, feat + DFHV1_CSR_SIZE_GRP,
 		       FIELD_PREP(DFHV1_CSR_SIZE, 8));
+}
+
+/* The feature at @ofs as DFHv1, its 4 KiB of registers at CSR_ADDR @addr */
+static void fpga_sim_layout_regs_at(struct fpga_sim *sim, size_t ofs, u64 addr)
+{
+	fpga_sim_set_bits(sim, ofs, DFH_VERSION, FIELD_PREP(DFH_VERSION, 1));
+	fpga_sim_write(sim, ofs + DFHV1_CSR_ADDR, addr);
+	fpga_sim_write(sim, ofs + DFHV1_CSR_SIZE_GRP,
+		       FIELD_PREP(DFHV1_CSR_SIZE, SZ_4K));
+}
+
+/* Port @n's AFU moved 1 KiB up, 1 KiB shorter: not on a page any more */
+static void fpga_sim_layout_afu_unaligned(struct fpga_sim *sim, unsigned int n)
+{
+	size_t hdr = sim->ports[n].hdr, afu = sim->ports[n].afu;
+	unsigned int i;
+
+	for (i = DFH; i <= DFH_GUID_H; i += 8)
+		fpga_sim_write(sim, afu + SZ_1K + i, fpga_sim_read(sim, afu + i));
+	fpga_sim_write(sim, hdr + FIU_NEXT_AFU,
+		       FIELD_PREP(FIU_NEXT_AFU_OFFSET, afu + SZ_1K - hdr));
+	fpga_sim_set_bits(sim, hdr + PORT_HDR_CAP, PORT_CAP_MMIO_SIZE,
+			  FIELD_PREP(PORT_CAP_MMIO_SIZE,
+				     sim->afu_size / SZ_1K - 1));
+}
+
+/* Hostile lists: features whose registers are another's, or unmappable */
+static void fpga_sim_layout_hostile(struct fpga_sim *sim, int layout)
+{
+	size_t hdr = sim->ports[0].hdr, afu = sim->ports[0].afu;
+	size_t uint = hdr + FPGA_SIM_PORT_UINT;
+
+	switch (layout) {
+	case FPGA_SIM_LAYOUT_AFU_UINT_ID:
+		fpga_sim_set_bits(sim, afu, DFH_ID,
+				  FIELD_PREP(DFH_ID, PORT_FEATURE_ID_UINT));
+		break;
+	case FPGA_SIM_LAYOUT_AFU_ON_PORT:	/* relative, backwards */
+		fpga_sim_layout_regs_at(sim, afu, (u64)hdr - afu);
+		break;
+	case FPGA_SIM_LAYOUT_AFU_ON_FME:
+		fpga_sim_layout_regs_at(sim, afu, virt_to_phys(sim->regs) |
+					DFHV1_CSR_ADDR_ABS);
+		break;
+	case FPGA_SIM_LAYOUT_FEATURE_ON_AFU:
+		fpga_sim_layout_regs_at(sim, uint, afu - uint);
+		break;
+	case FPGA_SIM_LAYOUT_AFU_UNALIGNED:
+		fpga_sim_layout_afu_unaligned(sim, 0);
+		break;
+	}
 }
 
 /**
@@ -134,14 +196,14 @@ void fpga_sim_layout_faults(struct fpga_sim *sim)
 				       fpga_sim_read(sim, FME_HDR_PORT_OFST(0)));
 		break;
 	case FPGA_SIM_LAYOUT_OUTSIDE:
-		fpga_sim_set_dfh(sim, err, DFH_NEXT,
-				 FIELD_PREP(DFH_NEXT, sim->regs_size));
+		fpga_sim_set_bits(sim, err, DFH_NEXT,
+				  FIELD_PREP(DFH_NEXT, sim->regs_size));
 		break;
 	case FPGA_SIM_LAYOUT_NEXT0:
-		fpga_sim_set_dfh(sim, err, DFH_NEXT, 0);
+		fpga_sim_set_bits(sim, err, DFH_NEXT, 0);
 		break;
 	case FPGA_SIM_LAYOUT_UNKNOWN_TYPE:
-		fpga_sim_set_dfh(sim, err, DFH_TYPE, FIELD_PREP(DFH_TYPE, 7));
+		fpga_sim_set_bits(sim, err, DFH_TYPE, FIELD_PREP(DFH_TYPE, 7));
 		break;
 	case FPGA_SIM_LAYOUT_DFH2_FME_FEATURE:
 		fpga_sim_layout_dfh2(sim, FPGA_SIM_FME_GLOBAL_ERR);
@@ -161,5 +223,7 @@ void fpga_sim_layout_faults(struct fpga_sim *sim)
 					  FPGA_SIM_NUM_UINT) |
 			       FIELD_PREP(PORT_UINT_CAP_FST_VECT, 4000));
 		break;
+	default:
+		fpga_sim_layout_hostile(sim, layout);
 	}
 }

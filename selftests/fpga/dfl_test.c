@@ -14,6 +14,7 @@
 #include "kselftest_harness.h"
 #include "sim_util.h"
 #include "nlb_util.h"
+#include "uio_util.h"
 
 #define LAYOUT_PARAM	"/sys/module/fpga_sim/parameters/dfl_layout"
 
@@ -43,20 +44,30 @@ static int kmsg_has(int fd, const char *a, const char *b)
 	return 0;
 }
 
-/* Open the port that is port @hw_id of card @card; -1 if there is none */
-static int open_hw_port(unsigned int card, int hw_id)
+/* The N of fpga-port.N that is port @hw_id of card @card; -1 if none */
+static int hw_port_num(unsigned int card, int hw_id)
 {
 	char path[256];
 	int i, num;
 
 	for (i = 0; (num = sim_port_number_at(card, i)) >= 0; i++) {
 		snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/id", num);
-		if (sysfs_read_num(path) == hw_id) {
-			snprintf(path, sizeof(path), "/dev/fpga-port.%d", num);
-			return open(path, O_RDWR);
-		}
+		if (sysfs_read_num(path) == hw_id)
+			return num;
 	}
 	return -1;
+}
+
+/* Open the port that is port @hw_id of card @card; -1 if there is none */
+static int open_hw_port(unsigned int card, int hw_id)
+{
+	int num = hw_port_num(card, hw_id);
+	char path[64];
+
+	if (num < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/dev/fpga-port.%d", num);
+	return open(path, O_RDWR);
 }
 
 static int irq_num(int fd, unsigned long cmd)
@@ -84,6 +95,7 @@ FIXTURE_TEARDOWN(dfl)
 	sysfs_write(LAYOUT_PARAM, "normal");
 	sim_del(self->card);
 	close(self->kmsg);
+	run_cmd("modprobe -r uio_fpga 2>/dev/null");
 	run_cmd("modprobe -r fpga_port fpga_fme fpga_sim fpga_dfl");
 }
 
@@ -263,19 +275,25 @@ TEST_F(dfl, future_port_header_ends_its_list)
 	close(fd);
 }
 
-TEST_F(dfl, future_afu_leaves_its_port_without_one)
+/* No driver, no node: what a port without an AFU has */
+static void port_without_afu(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(dfl) *self)
 {
 	int fd;
 
-	add_card(_metadata, self, "dfh2_afu");
-	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x20000",
-			     "unknown DFH version 2, port kept without its AFU"));
 	EXPECT_EQ(2, card_children(self->card, "fpga-port."));
-	/* No AFU, no driver: the port has no node */
 	EXPECT_EQ(-1, open_hw_port(self->card, 0));
 	fd = open_hw_port(self->card, 1);
 	ASSERT_GE(fd, 0);
 	close(fd);
+}
+
+TEST_F(dfl, future_afu_leaves_its_port_without_one)
+{
+	add_card(_metadata, self, "dfh2_afu");
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x20000",
+			     "unknown DFH version 2, port kept without its AFU"));
+	port_without_afu(_metadata, self);
 }
 
 TEST_F(dfl, short_dfhv1_registers_skip_the_feature)
@@ -289,6 +307,117 @@ TEST_F(dfl, short_dfhv1_registers_skip_the_feature)
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(-EINVAL, irq_num(fd, DFL_FPGA_PORT_ERR_GET_IRQ_NUM));
 	EXPECT_EQ(4, irq_num(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM));
+	close(fd);
+}
+
+/* An AFU whose DFH id is the UINT's: its GUID is not read as a capability */
+TEST_F(dfl, afu_is_not_read_as_a_private_feature)
+{
+	int fd;
+
+	add_card(_metadata, self, "afu_uint_id");
+	EXPECT_FALSE(kmsg_has(self->kmsg, "DFL offset", NULL));
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(4, irq_num(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM));
+	close(fd);
+}
+
+/* A DFHv1 AFU whose registers are its port's header is refused */
+TEST_F(dfl, afu_registers_on_its_port_header)
+{
+	add_card(_metadata, self, "afu_on_port");
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x20000",
+			     "registers at 0x10000 overlap another feature's at 0x10000, port kept without its AFU"));
+	port_without_afu(_metadata, self);
+}
+
+/* ... and one whose registers are the FME header (absolute address) */
+TEST_F(dfl, afu_registers_on_the_fme_header)
+{
+	add_card(_metadata, self, "afu_on_fme");
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x20000",
+			     "registers at 0x0 overlap another feature's at 0x0,"));
+	EXPECT_EQ(1, card_children(self->card, "fpga-fme."));
+	port_without_afu(_metadata, self);
+}
+
+/* A DFHv1 UINT whose registers are the AFU: skipped, the AFU stays */
+TEST_F(dfl, feature_registers_on_the_afu)
+{
+	volatile uint64_t *afu;
+	int fd;
+
+	add_card(_metadata, self, "feature_on_afu");
+	EXPECT_TRUE(kmsg_has(self->kmsg, "DFL offset 0x12000",
+			     "registers at 0x20000 overlap another feature's at 0x20000, feature skipped"));
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(-EINVAL, irq_num(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM));
+	EXPECT_EQ(1, irq_num(fd, DFL_FPGA_PORT_ERR_GET_IRQ_NUM));
+	afu = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, afu);
+	EXPECT_EQ(0xf89e433683f9040bULL, afu[1]);	/* NLB0's GUID_L */
+	munmap((void *)afu, 4096);
+	close(fd);
+}
+
+static int region_info(int fd, struct dfl_fpga_port_region_info *ri)
+{
+	memset(ri, 0, sizeof(*ri));
+	ri->argsz = sizeof(*ri);
+	ri->index = DFL_PORT_REGION_INDEX_AFU;
+	return ioctl(fd, DFL_FPGA_PORT_GET_REGION_INFO, ri) ? -errno : 0;
+}
+
+/*
+ * An AFU 1 KiB into a page: mapping it would map the registers below it.
+ * The port binds; region 0 is listed without MMAP and mmap fails; uio_fpga
+ * refuses the port.  Port 1, on a page, maps.
+ */
+TEST_F(dfl, afu_not_on_a_page_is_not_mapped)
+{
+	struct dfl_fpga_port_region_info ri;
+	char path[128], drv[64];
+	int fd, num;
+	void *p;
+
+	add_card(_metadata, self, "afu_unaligned");
+	num = hw_port_num(self->card, 0);
+	ASSERT_GE(num, 0);
+	EXPECT_TRUE(kmsg_has(self->kmsg, "does not start on a page", NULL));
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, region_info(fd, &ri));
+	EXPECT_EQ(DFL_PORT_REGION_READ | DFL_PORT_REGION_WRITE, ri.flags);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, ri.offset);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/regions/0/flags",
+		 num);
+	EXPECT_EQ(DFL_PORT_REGION_READ | DFL_PORT_REGION_WRITE,
+		  sysfs_read_num(path));
+	EXPECT_EQ(0, ioctl(fd, DFL_FPGA_PORT_RESET, 0));
+	close(fd);
+
+	ASSERT_EQ(0, run_cmd("modprobe uio_fpga"));
+	port_bind(num, "uio_fpga");
+	ASSERT_EQ(0, port_driver(num, drv, sizeof(drv)));
+	EXPECT_STRNE("uio_fpga", drv);
+	EXPECT_TRUE(kmsg_has(self->kmsg, "cannot be mapped: not page aligned", NULL));
+	EXPECT_EQ(0, port_bind(num, "fpga_port"));
+
+	fd = open_hw_port(self->card, 1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, region_info(fd, &ri));
+	EXPECT_EQ(DFL_PORT_REGION_READ | DFL_PORT_REGION_WRITE |
+		  DFL_PORT_REGION_MMAP, ri.flags);
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, ri.offset);
+	EXPECT_NE(MAP_FAILED, p);
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
 	close(fd);
 }
 

@@ -15,7 +15,10 @@
  * a card of a later DFL revision or a broken one: an FME feature, port 0's
  * header and port 1's AFU of DFH version 2, port 2's error feature with
  * DFHv1 registers too few for its capability; port 3 is good, with an
- * AFU of 6 KiB (not a whole number of pages).
+ * AFU of 6 KiB (not a whole number of pages).  "hostile": port 0's AFU
+ * starts 1 KiB into a page, port 1's AFU has the UINT's DFH id (its GUID
+ * would read as a bad capability), port 2's AFU is DFHv1 with its
+ * registers on the FME header.
  */
 #include <poll.h>
 #include <setjmp.h>
@@ -646,6 +649,99 @@ TEST_F(pci_irq, unbind_with_irqs_bound)
 		close(set.fds[i]);
 	ASSERT_EQ(0, pci_bind(&self->card));
 	EXPECT_EQ(1, pci_children(&self->card, "fpga-port."));
+}
+
+/* The "hostile" card, on its own */
+FIXTURE(pci_hostile) {
+	struct pci_card card;
+	bool found;
+	int kmsg;
+};
+
+FIXTURE_SETUP(pci_hostile)
+{
+	int ret;
+
+	run_cmd("modprobe -r " MODULES " 2>/dev/null");
+	if (!pci_ivshmem_count())
+		SKIP(return, "no ivshmem DFL cards (run-vm --pci-cards)");
+	ASSERT_EQ(0, pci_card_find(&self->card, "hostile"));
+	self->found = true;
+	ASSERT_EQ(0, run_cmd("modprobe fpga_dfl_pci && modprobe fpga_port"));
+	ASSERT_EQ(0, sysfs_write(PORT_TIMEOUT, MODEL_TIMEOUT_US));
+	ret = sysfs_write(PCI_DRIVER "/new_id", IVSHMEM_ID);
+	ASSERT_TRUE(ret == 0 || ret == -EEXIST);
+	ASSERT_EQ(0, pci_unbind(&self->card));
+	self->kmsg = kmsg_open();
+	ASSERT_GE(self->kmsg, 0);
+	ASSERT_EQ(0, pci_bind(&self->card));
+}
+
+FIXTURE_TEARDOWN(pci_hostile)
+{
+	if (!self->found)
+		return;
+	close(self->kmsg);
+	run_cmd("modprobe -r " MODULES);
+}
+
+/* No AFU is read as a private feature; the AFU on the FME header is refused */
+TEST_F(pci_hostile, afus_get_no_other_features_registers)
+{
+	const char *bdf = self->card.bdf;
+	int p2;
+
+	NEED_CARDS();
+	EXPECT_TRUE(kmsg_has(self->kmsg,
+			     "DFHv1 registers at 0x0 overlap another feature's at 0x0, port kept without its AFU",
+			     bdf));
+	EXPECT_FALSE(kmsg_has(self->kmsg, "bad IRQ capability", bdf));
+	EXPECT_EQ(1, pci_children(&self->card, "fpga-fme."));
+	ASSERT_EQ(3, pci_children(&self->card, "fpga-port."));
+	/* Port 2 has no AFU, so no driver and no node */
+	p2 = pci_child_at(&self->card, "fpga-port.", 2);
+	ASSERT_GE(p2, 0);
+	EXPECT_EQ(-1, port_open(p2));
+}
+
+/*
+ * Port 0's AFU starts 1 KiB into a page: the port binds and resets, but
+ * the AFU is not offered for mmap, which would map the page below it;
+ * uio_fpga refuses the port
+ */
+TEST_F(pci_hostile, afu_not_on_a_page_is_not_mapped)
+{
+	struct dfl_fpga_port_region_info ri;
+	long page = sysconf(_SC_PAGESIZE);
+	char buf[64], name[32];
+	int num, fd;
+	void *p;
+
+	NEED_CARDS();
+	num = pci_child_at(&self->card, "fpga-port.", 0);
+	ASSERT_GE(num, 0);
+	snprintf(name, sizeof(name), "fpga-port.%d:", num);
+	EXPECT_TRUE(kmsg_has(self->kmsg, "does not start on a page", name));
+	fd = port_open(num);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, region_info(fd, &ri));
+	EXPECT_EQ(0x3000, ri.size);
+	EXPECT_EQ(DFL_PORT_REGION_READ | DFL_PORT_REGION_WRITE, ri.flags);
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, ri.offset);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	if (p != MAP_FAILED)
+		munmap(p, page);
+	EXPECT_EQ(0, port_reset(fd));
+	close(fd);
+	ASSERT_EQ(0, port_attr(num, "regions/0/flags", buf, sizeof(buf)));
+	EXPECT_STREQ("0x3", buf);
+
+	ASSERT_EQ(0, run_cmd("modprobe uio_fpga reset_timeout_us=" MODEL_TIMEOUT_US));
+	port_bind(num, "uio_fpga");
+	ASSERT_EQ(0, port_driver(num, buf, sizeof(buf)));
+	EXPECT_STRNE("uio_fpga", buf);
+	EXPECT_EQ(0, port_bind(num, "fpga_port"));
 }
 
 TEST_HARNESS_MAIN
