@@ -28,7 +28,7 @@ done
 if [ -n "$old" ]; then
 	echo "deb-install: purging the installed$old"
 	# shellcheck disable=SC2086
-	apt-get purge -y -q $old
+	"$(dirname "$0")"/apt-get.sh purge -y -q $old
 fi
 # What a checkout registered: every version, and its source trees
 for v in $(dkms status -m fpga-suite 2>/dev/null |
@@ -38,7 +38,7 @@ for v in $(dkms status -m fpga-suite 2>/dev/null |
 done
 rm -rf /usr/src/fpga-suite-*
 
-apt-get install -y -q --no-install-recommends \
+"$(dirname "$0")"/apt-get.sh install -y -q --no-install-recommends \
 	"$debdir/fpga-suite-dkms_${version}_all.deb" \
 	"$debdir"/fpga-tools_"${version}"_*.deb \
 	"$debdir"/fpga-tools-dbgsym_"${version}"_*.deb

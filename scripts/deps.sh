@@ -53,6 +53,6 @@ else
 	SUDO=
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
+$SUDO "$(dirname "$0")"/apt-get.sh update -q
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -q --no-install-recommends $missing
+$SUDO "$(dirname "$0")"/apt-get.sh install -y -q --no-install-recommends $missing
