@@ -128,12 +128,19 @@ t_mmio()
 	out_has "^0x00000000: ${v#0x} "
 }
 
+# The reset itself, while another holder keeps the device open; then the
+# last close resets the port once more (for the next user)
 t_reset()
 {
-	before=$(cat /sys/bus/fpga_sim/devices/fpga_sim$SIM_ID/port0/resets)
-	expect 0 "" $FPGACTL reset $PORT || return 1
-	after=$(cat /sys/bus/fpga_sim/devices/fpga_sim$SIM_ID/port0/resets)
+	resets=/sys/bus/fpga_sim/devices/fpga_sim$SIM_ID/port0/resets
+	exec 3< "/dev/$UIO"
+	before=$(cat $resets)
+	expect 0 "" $FPGACTL reset $PORT || { exec 3<&-; return 1; }
+	after=$(cat $resets)
+	exec 3<&-
 	[ "$after" = $((before + 1)) ] || { diag "resets $before -> $after"; return 1; }
+	last=$(cat $resets)
+	[ "$last" = $((after + 1)) ] || { diag "last close: resets $after -> $last"; return 1; }
 }
 
 t_irq()
