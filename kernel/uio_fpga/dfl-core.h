@@ -52,6 +52,9 @@ enum fpga_dfl_dma_isolation {
  * @port_dma_devs: optional: the device performing each port's DMA, in
  *		list order (a domain per port); else @parent does all
  * @num_port_dma_devs: number of entries in @port_dma_devs
+ * @owner:	the card driver's module (THIS_MODULE), where the release of
+ *		@port_dma_devs lives: held while a driver holds one of them
+ *		outside an unplug section
  * @irqs:	Linux irq number of each interrupt vector of the card
  * @num_irqs:	number of entries in @irqs
  */
@@ -67,6 +70,7 @@ struct fpga_dfl_card_info {
 	enum fpga_dfl_dma_isolation dma_isolation;
 	struct device * const *port_dma_devs;
 	unsigned int num_port_dma_devs;
+	struct module *owner;
 	const int *irqs;
 	unsigned int num_irqs;
 };
@@ -104,6 +108,7 @@ struct fpga_dfl_feature {
  * @card_id:	number of the card the FIU belongs to
  * @dma_dev:	the device that performs DMA for this FIU (the card, or
  *		the port's own DMA device)
+ * @dma_owner:	the module @dma_dev's release runs in (the card driver's)
  * @cacheable:	registers are ordinary memory (simulated card)
  * @dma_isolation: what the card's DMA can reach
  * @hdr:	the FIU header registers
@@ -129,6 +134,7 @@ struct fpga_dfl_device {
 	unsigned int port_num;
 	int card_id;
 	struct device *dma_dev;
+	struct module *dma_owner;
 	bool cacheable;
 	enum fpga_dfl_dma_isolation dma_isolation;
 	struct fpga_dfl_feature hdr;
@@ -302,6 +308,20 @@ const char *fpga_dfl_dma_isolation_name(enum fpga_dfl_dma_isolation iso);
 bool fpga_dfl_dma_trusted(struct fpga_dfl_device *fdev);
 int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev, const char *what);
 int fpga_dfl_remote_access_permitted(struct vm_area_struct *vma, int write);
+
+/**
+ * struct fpga_dfl_dma_ref - a FIU's DMA device, held past an unplug section
+ * @dev:	the device
+ * @owner:	the module its release runs in, held too
+ */
+struct fpga_dfl_dma_ref {
+	struct device *dev;
+	struct module *owner;
+};
+
+int fpga_dfl_dma_ref_get(struct fpga_dfl_device *fdev,
+			 struct fpga_dfl_dma_ref *ref);
+void fpga_dfl_dma_ref_put(struct fpga_dfl_dma_ref *ref);
 
 struct fpga_dfl_feature *
 fpga_dfl_find_feature(struct fpga_dfl_device *fdev, u16 id);

@@ -86,6 +86,40 @@ int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev, const char *what)
 EXPORT_SYMBOL_GPL(fpga_dfl_dma_permitted);
 
 /**
+ * fpga_dfl_dma_ref_get() - hold a FIU's DMA device past an unplug section
+ * @fdev: the FIU, inside an unplug section
+ * @ref: filled in
+ *
+ * For work that must not delay an unplug, such as a dma-buf attach that
+ * faults in the whole buffer.  A port's own DMA device may be released by
+ * code of the card's driver, which may be unloaded meanwhile: hold that
+ * module as well, so the last put_device() finds its release.
+ *
+ * Return: 0, or -ENODEV if the card's driver is being unloaded.
+ */
+int fpga_dfl_dma_ref_get(struct fpga_dfl_device *fdev,
+			 struct fpga_dfl_dma_ref *ref)
+{
+	if (!try_module_get(fdev->dma_owner))
+		return -ENODEV;
+	ref->owner = fdev->dma_owner;
+	ref->dev = get_device(fdev->dma_dev);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_dma_ref_get);
+
+/**
+ * fpga_dfl_dma_ref_put() - drop what fpga_dfl_dma_ref_get() held
+ * @ref: the reference
+ */
+void fpga_dfl_dma_ref_put(struct fpga_dfl_dma_ref *ref)
+{
+	put_device(ref->dev);
+	module_put(ref->owner);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_dma_ref_put);
+
+/**
  * fpga_dfl_remote_access_permitted() - may a debugger's access go through?
  * @vma: a mapping of the card's registers or DMA memory
  * @write: the access writes

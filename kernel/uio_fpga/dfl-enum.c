@@ -130,6 +130,7 @@ static struct fpga_dfl_device *fpga_dfl_device_alloc(struct fpga_dfl_card *card,
 	fdev->id = -1;
 	fdev->card_id = card->id;
 	fdev->dma_dev = card->info.parent;
+	fdev->dma_owner = card->info.owner;
 	fdev->cacheable = card->info.cacheable;
 	fdev->dma_isolation = card->info.dma_isolation;
 	device_initialize(&fdev->dev);

@@ -122,6 +122,7 @@ static unsigned int fpga_dfl_pci_add_cards(struct fpga_dfl_pci *fp)
 			.first = l->ofs,
 			.bar = l->bar,
 			.dma_isolation = fpga_dfl_pci_dma_isolation(pdev),
+			.owner = THIS_MODULE,
 			.irqs = fp->irqs,
 			.num_irqs = fp->num_irqs,
 		};

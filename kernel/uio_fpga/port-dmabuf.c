@@ -44,7 +44,8 @@ void fpga_port_dmabuf_release(struct fpga_port_dma *dma)
  * Attach the card's DMA device.  The exporter pins the buffer's pages
  * here (a GEM exporter faults in the whole buffer), which takes as long
  * as the buffer is large: a static exporter's attach runs before the
- * unplug section (it only records @dma_dev, which we hold).  A dynamic
+ * unplug section (it only records @dma_dev, which we hold with its
+ * driver's module: fpga_dfl_dma_ref_get()).  A dynamic
  * exporter maps the buffer for the device at once when a static importer
  * attaches: that needs the device, so it runs inside.
  */
@@ -92,21 +93,22 @@ static int fpga_port_dmabuf_map_attachment(struct fpga_port_file *pf,
 }
 
 /*
- * The card's DMA device, held, if the caller may map for the card at all;
- * else ERR_PTR(-ENODEV or -EPERM)
+ * Hold the card's DMA device (and its driver's module), if the caller may
+ * map for the card at all.  Return: 0, -ENODEV or -EPERM.
  */
-static struct device *fpga_port_dmabuf_dma_dev(struct fpga_port_file *pf)
+static int fpga_port_dmabuf_hold_dma_dev(struct fpga_port_file *pf,
+					 struct fpga_dfl_dma_ref *ref)
 {
-	struct device *dma_dev;
 	int ret, idx;
 
 	ret = fpga_port_hw_begin(pf->port, &idx);
 	if (ret)
-		return ERR_PTR(ret);
+		return ret;
 	ret = fpga_dfl_dma_permitted(pf->port->fdev, "dma-buf map");
-	dma_dev = ret ? ERR_PTR(ret) : get_device(fpga_port_dma_dev(pf));
+	if (!ret)
+		ret = fpga_dfl_dma_ref_get(pf->port->fdev, ref);
 	fpga_port_hw_end(pf->port, idx);
-	return dma_dev;
+	return ret;
 }
 
 /*
@@ -168,7 +170,7 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 	unsigned long minsz = offsetofend(struct fpga_port_dmabuf_map, iova);
 	struct device *dev = &pf->port->chardev;
 	struct fpga_port_dmabuf_map map;
-	struct device *dma_dev;
+	struct fpga_dfl_dma_ref dma_ref;
 	struct fpga_port_dma *dma;
 	bool early;
 	int ret;
@@ -202,11 +204,9 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 		goto err_put_buf;
 	}
 
-	dma_dev = fpga_port_dmabuf_dma_dev(pf);
-	if (IS_ERR(dma_dev)) {
-		ret = PTR_ERR(dma_dev);
+	ret = fpga_port_dmabuf_hold_dma_dev(pf, &dma_ref);
+	if (ret)
 		goto err_put_buf;
-	}
 	/* Cheap first: the answer under the lock, later, is the one that holds */
 	mutex_lock(&pf->dma_lock);
 	if (__fpga_port_dmabuf_mapped(pf, dma->dmabuf.buf))
@@ -219,14 +219,14 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 
 	early = !dma_buf_is_dynamic(dma->dmabuf.buf);
 	if (early) {
-		ret = fpga_port_dmabuf_attach(pf, dma, dma_dev);
+		ret = fpga_port_dmabuf_attach(pf, dma, dma_ref.dev);
 		if (ret)
 			goto err_put_dev;
 	}
-	ret = fpga_port_dmabuf_insert(pf, dma, dma_dev, early);
+	ret = fpga_port_dmabuf_insert(pf, dma, dma_ref.dev, early);
 	if (ret)
 		goto err_detach;
-	put_device(dma_dev);
+	fpga_dfl_dma_ref_put(&dma_ref);
 
 	map.length = dma->length;
 	map.iova = dma->iova;
@@ -240,7 +240,7 @@ err_detach:
 	if (dma->dmabuf.attach)
 		dma_buf_detach(dma->dmabuf.buf, dma->dmabuf.attach);
 err_put_dev:
-	put_device(dma_dev);
+	fpga_dfl_dma_ref_put(&dma_ref);
 err_put_buf:
 	dma_buf_put(dma->dmabuf.buf);
 err_free:

@@ -24,6 +24,7 @@
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -329,6 +330,7 @@ static int fpga_sim_card_up(struct fpga_sim *sim)
 					       FPGA_DFL_DMA_UNTRANSLATED;
 	info.port_dma_devs = sim->dma_devs;
 	info.num_port_dma_devs = sim->num_ports;
+	info.owner = THIS_MODULE;
 	info.irqs = sim->irq.virqs;
 	info.num_irqs = sim->irq.num;
 	card = fpga_dfl_card_add(&info);

@@ -718,65 +718,106 @@ static void *dmabuf_map_thread(void *p)
 /*
  * Attaching a dma-buf pins its pages, and vgem_ext faults in the whole
  * buffer then: that happens before the unplug section, so a card removed
- * meanwhile goes at once, and the map fails with ENODEV once the pages are
- * there.  Seen as: the removal returns while the map is still running.
+ * meanwhile goes at once.  The card's DMA device, and the module holding
+ * its release, stay held until the attach is done.
  */
-/* A fixture only for the time limit: the debug tier's kernel is slow */
 FIXTURE(unplug) {
-	int unused;
+	struct dmabuf_ioctl s;
+	struct drm_vgem_ext_bo_create bo;
+	unsigned int card;
+	pthread_t thread;
+	int drm;
 };
 
 FIXTURE_SETUP(unplug)
 {
-	self->unused = 0;
+	char path[64];
+
+	self->s.fd = -1;
+	self->s.dmabuf = -1;
+	self->drm = -1;
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port && modprobe vgem_ext"));
+	self->drm = drm_open_driver("vgem_ext", "renderD");
+	ASSERT_GE(self->drm, 0);
+	ASSERT_EQ(0, vgem_ext_create(self->drm, BIG_BO, 0, &self->bo));
+	self->s.dmabuf = prime_export(self->drm, self->bo.handle);
+	ASSERT_GE(self->s.dmabuf, 0);
+	self->card = sim_random_id();
+	ASSERT_EQ(0, sim_add(self->card, 1));
+	snprintf(path, sizeof(path), "/dev/fpga-port.%d",
+		 sim_port_number(self->card));
+	self->s.fd = open(path, O_RDWR);
+	ASSERT_GE(self->s.fd, 0);
 }
 
 FIXTURE_TEARDOWN(unplug)
 {
+	if (self->s.fd >= 0)
+		close(self->s.fd);
+	if (self->s.dmabuf >= 0)
+		close(self->s.dmabuf);
+	if (self->drm >= 0) {
+		gem_close(self->drm, self->bo.handle);
+		close(self->drm);
+	}
+	run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl vgem_ext");
 }
 
+/* Map the big buffer in a thread; true once its attach is under way */
+static bool unplug_start_map(FIXTURE_DATA(unplug) *self)
+{
+	long base = shmem_kb();
+	int i;
+
+	if (pthread_create(&self->thread, NULL, dmabuf_map_thread, &self->s))
+		return false;
+	/* Until the attach is faulting in the buffer: a sixteenth of it */
+	for (i = 0; i < 6000 && !self->s.done &&
+	     shmem_kb() - base < BIG_BO / 16 / 1024; i++)
+		usleep(1000);
+	return !self->s.done;
+}
+
+/* Seen as: the removal returns while the map is still running */
 TEST_F_TIMEOUT(unplug, not_held_by_a_dmabuf_attach, 300)
 {
-	struct dmabuf_ioctl s = { 0 };
-	struct drm_vgem_ext_bo_create bo;
-	unsigned int card = sim_random_id();
-	pthread_t thread;
-	long base;
-	char path[64];
-	int drm, i;
-
-	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port && modprobe vgem_ext"));
-	drm = drm_open_driver("vgem_ext", "renderD");
-	ASSERT_GE(drm, 0);
-	ASSERT_EQ(0, vgem_ext_create(drm, BIG_BO, 0, &bo));
-	s.dmabuf = prime_export(drm, bo.handle);
-	ASSERT_GE(s.dmabuf, 0);
-	ASSERT_EQ(0, sim_add(card, 1));
-	snprintf(path, sizeof(path), "/dev/fpga-port.%d", sim_port_number(card));
-	s.fd = open(path, O_RDWR);
-	ASSERT_GE(s.fd, 0);
-
-	base = shmem_kb();
-	ASSERT_EQ(0, pthread_create(&thread, NULL, dmabuf_map_thread, &s));
-	/* Until the attach is faulting in the buffer: a sixteenth of it */
-	for (i = 0; i < 6000 && !s.done && shmem_kb() - base < BIG_BO / 16 / 1024; i++)
-		usleep(1000);
-	ASSERT_FALSE(s.done) {
+	ASSERT_TRUE(unplug_start_map(self)) {
 		TH_LOG("the map ended (%d) before a sixteenth of the buffer came in",
-		       s.ret);
+		       self->s.ret);
 	}
-	ASSERT_EQ(0, sim_del(card));
-	EXPECT_FALSE(s.done) {
+	ASSERT_EQ(0, sim_del(self->card));
+	EXPECT_FALSE(self->s.done) {
 		TH_LOG("the card's removal waited for the dma-buf's attach");
 	}
-	pthread_join(thread, NULL);
-	EXPECT_EQ(-ENODEV, s.ret);
+	pthread_join(self->thread, NULL);
+	EXPECT_EQ(-ENODEV, self->s.ret);
+}
 
-	close(s.fd);
-	close(s.dmabuf);
-	gem_close(drm, bo.handle);
-	close(drm);
-	run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl vgem_ext");
+/*
+ * The simulated card's DMA device is released by fpga_sim's code: while an
+ * attach holds the device, fpga_sim cannot be unloaded (the last put would
+ * run code that is gone), and the map then succeeds.
+ */
+TEST_F_TIMEOUT(unplug, card_driver_stays_for_a_dmabuf_attach, 300)
+{
+	long ret;
+	int err;
+
+	ASSERT_TRUE(unplug_start_map(self)) {
+		TH_LOG("the map ended (%d) before a sixteenth of the buffer came in",
+		       self->s.ret);
+	}
+	ret = syscall(SYS_delete_module, "fpga_sim", O_NONBLOCK);
+	err = errno;
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(EWOULDBLOCK, err);
+	EXPECT_FALSE(self->s.done) {
+		TH_LOG("the map ended before the unload could be tried");
+	}
+	pthread_join(self->thread, NULL);
+	EXPECT_EQ(0, self->s.ret);
+	/* Then the card goes with the mapping in place, as any unplug */
+	EXPECT_EQ(0, syscall(SYS_delete_module, "fpga_sim", O_NONBLOCK));
 }
 
 TEST_HARNESS_MAIN
