@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Included by the Kbuild files: the compatibility layer's header
-# (fpga-compat.h) on the include path, and what it needs to know about the
-# target kernel, found in its headers rather than from its version number
-# (which is the wrong test where a distribution backports a change).
-ccflags-y += -I$(if $(KBUILD_EXTMOD),,$(srctree)/)$(src)/../compat
+# Included by ../suite.mk: the compatibility layer's header (fpga-compat.h)
+# on the include path, and what it needs to know about the target kernel,
+# found in its headers rather than from its version number (which is the
+# wrong test where a distribution backports a change).
+ccflags-y += -I$(fpga_suite_kernel)/compat
 
 # -DFPGA_HAVE_$(1) if header $(2) of the target kernel contains the text
 # in variable $(3) (a variable: the texts hold parentheses and commas)

@@ -18,7 +18,7 @@
 #include <linux/types.h>
 #include <linux/uio_driver.h>
 
-#include "dfl-core.h"
+#include <fpga-suite/dfl-core.h>
 
 /* Fixed map layout: a user finds each map at index * PAGE_SIZE */
 #define UIO_FPGA_MAP_AFU	0

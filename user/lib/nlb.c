@@ -2,7 +2,7 @@
 /*
  * libfpga NLB0 loopback: the OPAE hello_fpga flow (dfl.md section 7) on a
  * port whose AFU is the NLB0 loopback.  The register offsets follow
- * kernel/uio_fpga/dfl-regs.h.
+ * kernel/include/fpga-suite/dfl-regs.h.
  */
 #include <errno.h>
 #include <stdio.h>

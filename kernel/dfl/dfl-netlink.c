@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Generic netlink family "fpga" (<linux/fpga-netlink.h>,
+ * Documentation/netlink.md): a dump of every FME and port on the fpga_dfl
+ * bus, port reset and error clearing through the bound driver, and the
+ * multicast group "events".
+ *
+ * Lifetimes.  A dump walks the bus and reads registers (port errors, FME
+ * header) of devices that may belong to a card being removed; the card
+ * driver frees the register memory right after fpga_dfl_card_remove()
+ * returns, and a reference on the struct device does not keep it.  So
+ * fpga_dfl_card_remove() first takes fpga_dfl_hw_rwsem for writing and
+ * sets ->removed on the card's devices, and the dump reads registers only
+ * under the rwsem held for reading and only if ->removed is false: once
+ * the writer has been through, no reader can be inside a register read of
+ * that card, and none will start one.  An rwsem rather than device_lock()
+ * because a dump must not wait for a slow probe, and a reader never waits
+ * for anything but a card removal marking its devices.
+ *
+ * Reset and error clearing go through the bound driver's callbacks under
+ * device_lock(): remove() runs under the same lock, so the driver, its
+ * data and the card's registers stay while the callback runs.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitfield.h>
+#include <linux/device.h>
+#include <linux/fpga-netlink.h>
+#include <linux/io.h>
+#include <linux/notifier.h>
+#include <linux/rwsem.h>
+#include <net/genetlink.h>
+
+#include "fpga-compat.h"
+#include <fpga-suite/dfl-core.h>
+#include "dfl-nl.h"
+
+DECLARE_RWSEM(fpga_dfl_hw_rwsem);
+
+enum fpga_dfl_nl_mcgrp {
+	FPGA_DFL_NL_MCGRP_EVENTS,
+};
+
+static const struct genl_multicast_group fpga_dfl_nl_mcgrps[] = {
+	[FPGA_DFL_NL_MCGRP_EVENTS] = { .name = FPGA_NL_MCGRP_EVENTS },
+};
+
+/* Strict per-command policies: anything not listed is rejected */
+static const struct nla_policy fpga_dfl_nl_dump_policy[FPGA_NL_A_CARD_ID + 1] = {
+	[FPGA_NL_A_CARD_ID]	= { .type = NLA_U32 },
+};
+
+static const struct nla_policy fpga_dfl_nl_reset_policy[FPGA_NL_A_DEV_ID + 1] = {
+	[FPGA_NL_A_DEV_NAME]	= { .type = NLA_NUL_STRING,
+				    .len = FPGA_NL_NAME_MAX },
+	[FPGA_NL_A_DEV_ID]	= { .type = NLA_U32 },
+};
+
+static const struct nla_policy fpga_dfl_nl_clear_policy[FPGA_NL_A_PORT_ERRORS + 1] = {
+	[FPGA_NL_A_DEV_NAME]	= { .type = NLA_NUL_STRING,
+				    .len = FPGA_NL_NAME_MAX },
+	[FPGA_NL_A_DEV_ID]	= { .type = NLA_U32 },
+	[FPGA_NL_A_PORT_ERRORS]	= { .type = NLA_U64 },
+};
+
+static struct genl_family fpga_dfl_nl_family;
+
+/* What fpga_sim registered, if it is loaded; protected by fpga_dfl_nl_sim_lock */
+static const struct fpga_dfl_sim_ops *fpga_dfl_nl_sim_ops;
+static DEFINE_MUTEX(fpga_dfl_nl_sim_lock);
+
+static const struct nla_policy fpga_dfl_nl_sim_policy[FPGA_NL_A_SIM_PORTS + 1] = {
+	[FPGA_NL_A_SIM_ID]	= { .type = NLA_U32 },	/* range: fpga_sim */
+	[FPGA_NL_A_SIM_PORTS]	= NLA_POLICY_RANGE(NLA_U32, 1, FME_MAX_PORTS),
+};
+
+static int fpga_dfl_nl_put_name(struct sk_buff *skb, int attr,
+				const char *name)
+{
+	char buf[FPGA_NL_NAME_MAX + 1];
+
+	strscpy(buf, name, sizeof(buf));
+	return nla_put_string(skb, attr, buf);
+}
+
+/* What identifies a device, in every message about it */
+static int fpga_dfl_nl_put_ident(struct sk_buff *skb,
+				 struct fpga_dfl_device *fdev)
+{
+	bool port = fdev->fiu_id == DFH_ID_FIU_PORT;
+
+	if (fpga_dfl_nl_put_name(skb, FPGA_NL_A_DEV_NAME, dev_name(&fdev->dev)) ||
+	    nla_put_u32(skb, FPGA_NL_A_DEV_TYPE,
+			port ? FPGA_NL_DEV_PORT : FPGA_NL_DEV_FME) ||
+	    nla_put_u32(skb, FPGA_NL_A_DEV_ID, fdev->id) ||
+	    nla_put_u32(skb, FPGA_NL_A_CARD_ID, fdev->card_id))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Registers of a device; caller holds fpga_dfl_hw_rwsem, !fdev->removed */
+static int fpga_dfl_nl_put_regs(struct sk_buff *skb,
+				struct fpga_dfl_device *fdev)
+{
+	struct fpga_dfl_feature *err;
+	u64 cap;
+
+	lockdep_assert_held(&fpga_dfl_hw_rwsem);
+	if (fdev->fiu_id == DFH_ID_FIU_FME) {
+		cap = readq(fdev->hdr.ioaddr + FME_HDR_CAP);
+		if (nla_put_u32(skb, FPGA_NL_A_FME_PORTS_NUM,
+				FIELD_GET(FME_CAP_NUM_PORTS, cap)) ||
+		    nla_put_u64_64bit(skb, FPGA_NL_A_FME_BITSTREAM_ID,
+				      readq(fdev->hdr.ioaddr + FME_HDR_BITSTREAM_ID),
+				      FPGA_NL_A_PAD))
+			return -EMSGSIZE;
+		return 0;
+	}
+	err = fpga_dfl_find_feature(fdev, PORT_FEATURE_ID_ERROR);
+	if (err &&
+	    (nla_put_u64_64bit(skb, FPGA_NL_A_PORT_ERRORS,
+			       readq(err->ioaddr + PORT_ERROR), FPGA_NL_A_PAD) ||
+	     nla_put_u64_64bit(skb, FPGA_NL_A_PORT_FIRST_ERROR,
+			       readq(err->ioaddr + PORT_FIRST_ERROR),
+			       FPGA_NL_A_PAD)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int fpga_dfl_nl_put_port(struct sk_buff *skb,
+				struct fpga_dfl_device *fdev)
+{
+	u8 guid[FPGA_NL_GUID_LEN];
+
+	if (nla_put_u32(skb, FPGA_NL_A_PORT_NUM, fdev->port_num))
+		return -EMSGSIZE;
+	if (!fdev->afu.size)
+		return 0;
+	put_unaligned_be64(fdev->afu_guid_h, guid);
+	put_unaligned_be64(fdev->afu_guid_l, guid + 8);
+	if (nla_put(skb, FPGA_NL_A_AFU_GUID, sizeof(guid), guid) ||
+	    nla_put_u64_64bit(skb, FPGA_NL_A_MMIO_SIZE, fdev->afu.size,
+			      FPGA_NL_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* One device of a dump; device lock held (dev->driver is stable) */
+static int fpga_dfl_nl_fill_dev(struct sk_buff *skb,
+				struct netlink_callback *cb,
+				struct fpga_dfl_device *fdev)
+{
+	struct device *parent = fdev->dev.parent;
+	void *hdr;
+	int ret;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &fpga_dfl_nl_family, NLM_F_MULTI,
+			  FPGA_NL_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	ret = fpga_dfl_nl_put_ident(skb, fdev);
+	if (!ret && parent)
+		ret = fpga_dfl_nl_put_name(skb, FPGA_NL_A_CARD_NAME,
+					   dev_name(parent));
+	if (!ret && fdev->dev.driver)
+		ret = fpga_dfl_nl_put_name(skb, FPGA_NL_A_DRIVER,
+					   fdev->dev.driver->name);
+	if (!ret && fdev->fiu_id == DFH_ID_FIU_PORT)
+		ret = fpga_dfl_nl_put_port(skb, fdev);
+	if (!ret) {
+		down_read(&fpga_dfl_hw_rwsem);
+		if (!fdev->removed)
+			ret = fpga_dfl_nl_put_regs(skb, fdev);
+		up_read(&fpga_dfl_hw_rwsem);
+	}
+	if (ret) {
+		genlmsg_cancel(skb, hdr);
+		return ret;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+struct fpga_dfl_nl_dump_ctx {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	long idx;		/* devices seen in this pass */
+	bool filter;
+	u32 card_id;
+};
+
+static int fpga_dfl_nl_dump_one(struct device *dev, void *data)
+{
+	struct fpga_dfl_nl_dump_ctx *ctx = data;
+	struct fpga_dfl_device *fdev = to_fpga_dfl_device(dev);
+	int ret;
+
+	if (ctx->filter && fdev->card_id != ctx->card_id)
+		return 0;
+	if (ctx->idx++ < ctx->cb->args[0])
+		return 0;
+	device_lock(dev);
+	ret = fpga_dfl_nl_fill_dev(ctx->skb, ctx->cb, fdev);
+	device_unlock(dev);
+	if (ret)
+		return ret;
+	ctx->cb->args[0] = ctx->idx;
+	return 0;
+}
+
+static int fpga_dfl_nl_dev_dump(struct sk_buff *skb,
+				struct netlink_callback *cb)
+{
+	struct nlattr **attrs = fpga_genl_dump_attrs(cb);
+	struct fpga_dfl_nl_dump_ctx ctx = { .skb = skb, .cb = cb };
+	int ret;
+
+	if (attrs[FPGA_NL_A_CARD_ID]) {
+		ctx.filter = true;
+		ctx.card_id = nla_get_u32(attrs[FPGA_NL_A_CARD_ID]);
+	}
+	ret = bus_for_each_dev(&fpga_dfl_bus_type, NULL, &ctx,
+			       fpga_dfl_nl_dump_one);
+	/* A full skb ends this pass; the next one resumes at args[0] */
+	if (ret && ret != -EMSGSIZE)
+		return ret;
+	if (ret && !skb->len)
+		return ret;	/* one device does not fit at all */
+	return skb->len;
+}
+
+/* The port a request names; a reference is held on success */
+static struct fpga_dfl_device *fpga_dfl_nl_get_port(struct genl_info *info)
+{
+	struct nlattr *name_attr = info->attrs[FPGA_NL_A_DEV_NAME];
+	struct nlattr *id_attr = info->attrs[FPGA_NL_A_DEV_ID];
+	char name[FPGA_NL_NAME_MAX + 1];
+	struct fpga_dfl_device *fdev;
+	struct device *dev;
+
+	if (!name_attr && !id_attr) {
+		NL_SET_ERR_MSG(info->extack,
+			       "missing attribute: the port's DEV_ID or DEV_NAME");
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, FPGA_NL_A_DEV_ID);
+		return ERR_PTR(-EINVAL);
+	}
+	if (name_attr && id_attr) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+				    "give DEV_ID or DEV_NAME, not both");
+		return ERR_PTR(-EINVAL);
+	}
+	if (id_attr)
+		snprintf(name, sizeof(name), "fpga-port.%u",
+			 nla_get_u32(id_attr));
+	else
+		nla_strscpy(name, name_attr, sizeof(name));
+
+	dev = bus_find_device_by_name(&fpga_dfl_bus_type, NULL, name);
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id_attr ?: name_attr,
+				    "no such port");
+		return ERR_PTR(-ENODEV);
+	}
+	fdev = to_fpga_dfl_device(dev);
+	if (fdev->fiu_id != DFH_ID_FIU_PORT) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id_attr ?: name_attr,
+				    "not a port");
+		put_device(dev);
+		return ERR_PTR(-EINVAL);
+	}
+	return fdev;
+}
+
+/* The bound driver of @fdev, or NULL; caller holds the device lock */
+static struct fpga_dfl_driver *fpga_dfl_nl_driver(struct fpga_dfl_device *fdev)
+{
+	device_lock_assert(&fdev->dev);
+	return fdev->dev.driver ? to_fpga_dfl_driver(fdev->dev.driver) : NULL;
+}
+
+static int fpga_dfl_nl_port_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	struct fpga_dfl_device *fdev = fpga_dfl_nl_get_port(info);
+	struct fpga_dfl_driver *drv;
+	int ret;
+
+	if (IS_ERR(fdev))
+		return PTR_ERR(fdev);
+	device_lock(&fdev->dev);
+	drv = fpga_dfl_nl_driver(fdev);
+	if (!drv || !drv->reset) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the port has no driver that can reset it");
+		ret = -EOPNOTSUPP;
+	} else {
+		ret = drv->reset(fdev);
+		if (ret)
+			NL_SET_ERR_MSG(info->extack,
+				       "reset failed: the port did not acknowledge");
+	}
+	device_unlock(&fdev->dev);
+	put_device(&fdev->dev);
+	return ret;
+}
+
+static int fpga_dfl_nl_port_clear_errors(struct sk_buff *skb,
+					 struct genl_info *info)
+{
+	struct fpga_dfl_device *fdev;
+	struct fpga_dfl_driver *drv;
+	u64 errors;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, FPGA_NL_A_PORT_ERRORS)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "missing attribute: PORT_ERRORS, the value to clear");
+		return -EINVAL;
+	}
+	errors = nla_get_u64(info->attrs[FPGA_NL_A_PORT_ERRORS]);
+	fdev = fpga_dfl_nl_get_port(info);
+	if (IS_ERR(fdev))
+		return PTR_ERR(fdev);
+	device_lock(&fdev->dev);
+	drv = fpga_dfl_nl_driver(fdev);
+	if (!drv || !drv->clear_errors) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the port has no driver that can clear its errors");
+		ret = -EOPNOTSUPP;
+	} else {
+		ret = drv->clear_errors(fdev, errors);
+		if (ret == -EINVAL)
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[FPGA_NL_A_PORT_ERRORS],
+					    "not the current errors value");
+		else if (ret)
+			NL_SET_ERR_MSG(info->extack, "clearing the errors failed");
+	}
+	device_unlock(&fdev->dev);
+	put_device(&fdev->dev);
+	return ret;
+}
+
+/**
+ * fpga_dfl_nl_set_sim_ops() - fpga_sim offers (or withdraws) its commands
+ * @ops: the operations, or NULL when fpga_sim goes away
+ */
+void fpga_dfl_nl_set_sim_ops(const struct fpga_dfl_sim_ops *ops)
+{
+	mutex_lock(&fpga_dfl_nl_sim_lock);
+	fpga_dfl_nl_sim_ops = ops;
+	mutex_unlock(&fpga_dfl_nl_sim_lock);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_nl_set_sim_ops);
+
+/* fpga_sim's operations with a reference on its module, or NULL */
+static const struct fpga_dfl_sim_ops *fpga_dfl_nl_sim_get(struct genl_info *info)
+{
+	const struct fpga_dfl_sim_ops *ops;
+
+	mutex_lock(&fpga_dfl_nl_sim_lock);
+	ops = fpga_dfl_nl_sim_ops;
+	if (ops && !try_module_get(ops->owner))
+		ops = NULL;
+	mutex_unlock(&fpga_dfl_nl_sim_lock);
+	if (!ops)
+		NL_SET_ERR_MSG(info->extack, "fpga_sim is not loaded");
+	return ops;
+}
+
+static int fpga_dfl_nl_sim_cmd(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct fpga_dfl_sim_ops *ops;
+	u32 id, ports = 1;
+	int ret;
+
+	if (!info->attrs[FPGA_NL_A_SIM_ID]) {
+		NL_SET_ERR_MSG(info->extack, "missing attribute: SIM_ID");
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, FPGA_NL_A_SIM_ID);
+		return -EINVAL;
+	}
+	id = nla_get_u32(info->attrs[FPGA_NL_A_SIM_ID]);
+	if (info->attrs[FPGA_NL_A_SIM_PORTS]) {
+		if (info->genlhdr->cmd == FPGA_NL_CMD_SIM_DEL) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[FPGA_NL_A_SIM_PORTS],
+					    "SIM_DEL takes no SIM_PORTS");
+			return -EINVAL;
+		}
+		ports = nla_get_u32(info->attrs[FPGA_NL_A_SIM_PORTS]);
+	}
+
+	ops = fpga_dfl_nl_sim_get(info);
+	if (!ops)
+		return -EOPNOTSUPP;
+	if (info->genlhdr->cmd == FPGA_NL_CMD_SIM_ADD)
+		ret = ops->add(id, ports, info->extack);
+	else
+		ret = ops->del(id, info->extack);
+	module_put(ops->owner);
+	return ret;
+}
+
+static const struct genl_ops fpga_dfl_nl_ops[] = {
+	{
+		.cmd		= FPGA_NL_CMD_DEV_GET,
+		.dumpit		= fpga_dfl_nl_dev_dump,
+		.policy		= fpga_dfl_nl_dump_policy,
+		.maxattr	= ARRAY_SIZE(fpga_dfl_nl_dump_policy) - 1,
+	},
+	{
+		.cmd		= FPGA_NL_CMD_PORT_RESET,
+		.doit		= fpga_dfl_nl_port_reset,
+		.policy		= fpga_dfl_nl_reset_policy,
+		.maxattr	= ARRAY_SIZE(fpga_dfl_nl_reset_policy) - 1,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= FPGA_NL_CMD_PORT_CLEAR_ERRORS,
+		.doit		= fpga_dfl_nl_port_clear_errors,
+		.policy		= fpga_dfl_nl_clear_policy,
+		.maxattr	= ARRAY_SIZE(fpga_dfl_nl_clear_policy) - 1,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= FPGA_NL_CMD_SIM_ADD,
+		.doit		= fpga_dfl_nl_sim_cmd,
+		.policy		= fpga_dfl_nl_sim_policy,
+		.maxattr	= ARRAY_SIZE(fpga_dfl_nl_sim_policy) - 1,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= FPGA_NL_CMD_SIM_DEL,
+		.doit		= fpga_dfl_nl_sim_cmd,
+		.policy		= fpga_dfl_nl_sim_policy,
+		.maxattr	= ARRAY_SIZE(fpga_dfl_nl_sim_policy) - 1,
+		.flags		= GENL_ADMIN_PERM,
+	},
+};
+
+static struct genl_family fpga_dfl_nl_family __ro_after_init = {
+	.name		= FPGA_NL_FAMILY_NAME,
+	.version	= FPGA_NL_FAMILY_VERSION,
+	.maxattr	= FPGA_NL_A_MAX,
+	.module		= THIS_MODULE,
+	/* Handlers take their own locks; no need for genl_mutex */
+	.parallel_ops	= true,
+	.ops		= fpga_dfl_nl_ops,
+	.n_ops		= ARRAY_SIZE(fpga_dfl_nl_ops),
+	/* Strict validation of the header and attributes for every command */
+	.resv_start_op	= 0,
+	.mcgrps		= fpga_dfl_nl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(fpga_dfl_nl_mcgrps),
+};
+
+/* ---- events ---- */
+
+static struct sk_buff *fpga_dfl_nl_event_new(u8 cmd, void **hdr)
+{
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&fpga_dfl_nl_family, &init_net,
+				FPGA_DFL_NL_MCGRP_EVENTS))
+		return NULL;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return NULL;
+	*hdr = genlmsg_put(skb, 0, 0, &fpga_dfl_nl_family, 0, cmd);
+	if (!*hdr) {
+		nlmsg_free(skb);
+		return NULL;
+	}
+	return skb;
+}
+
+/* Send, or drop if an attribute did not fit (@ret): events are best effort */
+static void fpga_dfl_nl_event_send(struct sk_buff *skb, void *hdr, int ret)
+{
+	if (ret) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast(&fpga_dfl_nl_family, skb, 0,
+			  FPGA_DFL_NL_MCGRP_EVENTS, GFP_KERNEL);
+}
+
+void fpga_dfl_nl_card_event(u8 cmd, int card_id, struct device *parent,
+			    unsigned int num_ports)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = fpga_dfl_nl_event_new(cmd, &hdr);
+	if (!skb)
+		return;
+	ret = nla_put_u32(skb, FPGA_NL_A_CARD_ID, card_id) ||
+	      fpga_dfl_nl_put_name(skb, FPGA_NL_A_CARD_NAME, dev_name(parent)) ||
+	      nla_put_u32(skb, FPGA_NL_A_NUM_PORTS, num_ports);
+	fpga_dfl_nl_event_send(skb, hdr, ret);
+}
+
+/**
+ * fpga_dfl_nl_notify_reset() - announce a port reset
+ * @fdev: the port
+ * @begin: true before the reset, false after it
+ * @err: after: 0 or the -errno the reset ended with
+ *
+ * Context: process context; may sleep.
+ */
+void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
+			      int err)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = fpga_dfl_nl_event_new(begin ? FPGA_NL_CMD_EVENT_RESET_BEGIN :
+					    FPGA_NL_CMD_EVENT_RESET_END, &hdr);
+	if (!skb)
+		return;
+	ret = fpga_dfl_nl_put_ident(skb, fdev);
+	if (!ret && !begin)
+		ret = nla_put_s32(skb, FPGA_NL_A_ERRNO, err);
+	fpga_dfl_nl_event_send(skb, hdr, ret);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_nl_notify_reset);
+
+/**
+ * fpga_dfl_nl_notify_errors_cleared() - announce cleared port errors
+ * @fdev: the port
+ * @errors: the error bits that were cleared
+ *
+ * Context: process context; may sleep.
+ */
+void fpga_dfl_nl_notify_errors_cleared(struct fpga_dfl_device *fdev,
+				       u64 errors)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = fpga_dfl_nl_event_new(FPGA_NL_CMD_EVENT_ERRORS_CLEARED, &hdr);
+	if (!skb)
+		return;
+	ret = fpga_dfl_nl_put_ident(skb, fdev) ||
+	      nla_put_u64_64bit(skb, FPGA_NL_A_PORT_ERRORS, errors,
+				FPGA_NL_A_PAD);
+	fpga_dfl_nl_event_send(skb, hdr, ret);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_nl_notify_errors_cleared);
+
+static void fpga_dfl_nl_irq_event(struct fpga_dfl_irqs *irqs,
+				  unsigned int vector, unsigned int count)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = fpga_dfl_nl_event_new(FPGA_NL_CMD_EVENT_IRQ, &hdr);
+	if (!skb)
+		return;
+	ret = fpga_dfl_nl_put_ident(skb, irqs->fdev) ||
+	      nla_put_u32(skb, FPGA_NL_A_FEATURE_ID, irqs->feature_id) ||
+	      nla_put_u32(skb, FPGA_NL_A_IRQ_VECTOR, vector) ||
+	      nla_put_u64_64bit(skb, FPGA_NL_A_IRQ_COUNT, count, FPGA_NL_A_PAD);
+	fpga_dfl_nl_event_send(skb, hdr, ret);
+}
+
+/* The port error interrupt fired: say which errors are set now */
+static void fpga_dfl_nl_error_event(struct fpga_dfl_device *fdev)
+{
+	struct fpga_dfl_feature *err;
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	err = fpga_dfl_find_feature(fdev, PORT_FEATURE_ID_ERROR);
+	if (!err)
+		return;
+	skb = fpga_dfl_nl_event_new(FPGA_NL_CMD_EVENT_ERROR_RAISED, &hdr);
+	if (!skb)
+		return;
+	ret = fpga_dfl_nl_put_ident(skb, fdev) ||
+	      nla_put_u64_64bit(skb, FPGA_NL_A_PORT_ERRORS,
+				readq(err->ioaddr + PORT_ERROR), FPGA_NL_A_PAD);
+	fpga_dfl_nl_event_send(skb, hdr, ret);
+}
+
+/**
+ * fpga_dfl_nl_irq_work() - announce the interrupts counted since last time
+ * @work: &fpga_dfl_irqs.nl_work
+ *
+ * Queued by the interrupt handler, at most once per period, and cancelled
+ * by fpga_dfl_irqs_free() in the driver's remove(), before the card's
+ * registers go: reading the port error register here is safe.
+ */
+void fpga_dfl_nl_irq_work(struct work_struct *work)
+{
+	struct fpga_dfl_irqs *irqs = container_of(to_delayed_work(work),
+						  struct fpga_dfl_irqs, nl_work);
+	bool port_err = irqs->fdev->fiu_id == DFH_ID_FIU_PORT &&
+			irqs->feature_id == PORT_FEATURE_ID_ERROR;
+	bool fired = false;
+	unsigned int i, n;
+
+	for (i = 0; i < irqs->count; i++) {
+		n = atomic_xchg(&irqs->irqs[i].nl_count, 0);
+		if (!n)
+			continue;
+		fired = true;
+		fpga_dfl_nl_irq_event(irqs, i, n);
+	}
+	if (fired && port_err)
+		fpga_dfl_nl_error_event(irqs->fdev);
+}
+
+/*
+ * Driver bound / unbound.  BUS_NOTIFY_UNBOUND_DRIVER comes after
+ * dev->driver was cleared, so the unbound event names no driver.
+ */
+static int fpga_dfl_nl_bus_notify(struct notifier_block *nb,
+				  unsigned long action, void *data)
+{
+	struct fpga_dfl_device *fdev = to_fpga_dfl_device(data);
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+	u8 cmd;
+
+	if (action == BUS_NOTIFY_BOUND_DRIVER)
+		cmd = FPGA_NL_CMD_EVENT_DRIVER_BOUND;
+	else if (action == BUS_NOTIFY_UNBOUND_DRIVER)
+		cmd = FPGA_NL_CMD_EVENT_DRIVER_UNBOUND;
+	else
+		return NOTIFY_DONE;
+
+	skb = fpga_dfl_nl_event_new(cmd, &hdr);
+	if (!skb)
+		return NOTIFY_DONE;
+	ret = fpga_dfl_nl_put_ident(skb, fdev);
+	/* Called with the device lock held: dev->driver is stable */
+	if (!ret && fdev->dev.driver)
+		ret = fpga_dfl_nl_put_name(skb, FPGA_NL_A_DRIVER,
+					   fdev->dev.driver->name);
+	fpga_dfl_nl_event_send(skb, hdr, ret);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block fpga_dfl_nl_bus_nb = {
+	.notifier_call = fpga_dfl_nl_bus_notify,
+};
+
+int fpga_dfl_nl_init(void)
+{
+	int ret;
+
+	ret = genl_register_family(&fpga_dfl_nl_family);
+	if (ret)
+		return ret;
+	ret = bus_register_notifier(&fpga_dfl_bus_type, &fpga_dfl_nl_bus_nb);
+	if (ret)
+		genl_unregister_family(&fpga_dfl_nl_family);
+	return ret;
+}
+
+void fpga_dfl_nl_exit(void)
+{
+	bus_unregister_notifier(&fpga_dfl_bus_type, &fpga_dfl_nl_bus_nb);
+	genl_unregister_family(&fpga_dfl_nl_family);
+}

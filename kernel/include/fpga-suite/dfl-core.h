@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fpga_dfl: the DFL enumeration core and the fpga_dfl bus.
+ *
+ * A card driver (PCI glue or the simulated card) describes its MMIO window
+ * in a struct fpga_dfl_card_info and calls fpga_dfl_card_add().  The core
+ * walks the Device Feature List found there and registers one device per
+ * FIU (FME or port) on the fpga_dfl bus, carrying its private features and
+ * its AFU.  Feature drivers (port, FME, uio_fpga) bind to those devices.
+ */
+#ifndef _FPGA_DFL_CORE_H
+#define _FPGA_DFL_CORE_H
+
+#include <linux/atomic.h>
+#include <linux/cdev.h>
+#include <linux/compiler_types.h>
+#include <linux/device.h>
+#include <linux/mod_devicetable.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include <fpga-suite/dfl-regs.h>
+#include <fpga-suite/fpga-kunit.h>
+
+#define FPGA_DFL_MODALIAS_FMT	"fpga_dfl:t%04Xf%04X"
+
+/*
+ * What the DMA of a card's ports can reach (Documentation/security.md),
+ * as the dma_isolation attribute shows it
+ */
+enum fpga_dfl_dma_isolation {
+	FPGA_DFL_DMA_UNTRANSLATED,	/* "none": addresses are physical */
+	FPGA_DFL_DMA_PER_CARD,		/* "card": one IOMMU domain per card */
+	FPGA_DFL_DMA_PER_PORT,		/* "port": one domain per port */
+};
+
+/**
+ * struct fpga_dfl_card_info - what a card driver tells the core
+ * @parent:	the card's device; it performs DMA for the card's ports
+ * @region_parent: optional: where the card's fpga_region devices go
+ *		(tools such as OPAE want a PCI function there); else @parent
+ * @ioaddr:	kernel mapping of the MMIO window holding the DFL
+ * @start:	physical address of the window (for user mmap)
+ * @len:	length of the window in bytes
+ * @first:	offset of the list's first DFH in the window (usually 0)
+ * @bar:	PCI BAR the window is (0 otherwise): the FME's port offset
+ *		registers name a BAR, and only ports in this one are walked
+ * @cacheable:	the window is ordinary memory, to be mapped cacheable
+ * @dma_isolation: whether and how an IOMMU confines the card's DMA
+ * @port_dma_devs: optional: the device performing each port's DMA, in
+ *		list order (a domain per port); else @parent does all
+ * @num_port_dma_devs: number of entries in @port_dma_devs
+ * @owner:	the card driver's module (THIS_MODULE), where the release of
+ *		@port_dma_devs lives: held while a driver holds one of them
+ *		outside an unplug section
+ * @irqs:	Linux irq number of each interrupt vector of the card
+ * @num_irqs:	number of entries in @irqs
+ */
+struct fpga_dfl_card_info {
+	struct device *parent;
+	struct device *region_parent;
+	void __iomem *ioaddr;
+	phys_addr_t start;
+	resource_size_t len;
+	resource_size_t first;
+	u8 bar;
+	bool cacheable;
+	enum fpga_dfl_dma_isolation dma_isolation;
+	struct device * const *port_dma_devs;
+	unsigned int num_port_dma_devs;
+	struct module *owner;
+	const int *irqs;
+	unsigned int num_irqs;
+};
+
+/**
+ * struct fpga_dfl_feature - one private feature or the AFU of a FIU
+ * @id:		feature id (DFH bits 11:0)
+ * @type:	DFH type
+ * @dfh_version: 0 or 1
+ * @revision:	DFH revision
+ * @ioaddr:	kernel mapping of the feature's registers
+ * @start:	physical address of the registers
+ * @size:	size of the register block
+ * @irq_count:	number of interrupts the feature has (0 if none)
+ * @irqs:	their Linux irq numbers
+ */
+struct fpga_dfl_feature {
+	u16 id;
+	u8 type;
+	u8 dfh_version;
+	u8 revision;
+	void __iomem *ioaddr;
+	phys_addr_t start;
+	resource_size_t size;
+	unsigned int irq_count;
+	int *irqs;
+};
+
+/**
+ * struct fpga_dfl_device - an FME or a port on the fpga_dfl bus
+ * @dev:	the device; released when the last reference is dropped
+ * @fiu_id:	DFH_ID_FIU_FME or DFH_ID_FIU_PORT
+ * @id:		FME: card number; port: system-wide port number
+ * @port_num:	port: index of the port on its card
+ * @card_id:	number of the card the FIU belongs to
+ * @dma_dev:	the device that performs DMA for this FIU (the card, or
+ *		the port's own DMA device)
+ * @dma_owner:	the module @dma_dev's release runs in (the card driver's)
+ * @cacheable:	registers are ordinary memory (simulated card)
+ * @dma_isolation: what the card's DMA can reach
+ * @hdr:	the FIU header registers
+ * @features:	private features, in list order
+ * @num_features: number of entries in @features
+ * @afu:	the AFU behind a port (size 0 if there is none)
+ * @afu_guid_l: low 64 bits of the AFU's GUID
+ * @afu_guid_h: high 64 bits of the AFU's GUID
+ * @driver_override: name of the only driver allowed to bind, or NULL
+ * @region:	the fpga_region device the driver puts its upstream-named
+ *		node (dfl-fme.N, dfl-port.N) under; NULL if there is none
+ *		(the kernel has its own FPGA core)
+ * @removed:	the card is being removed: the core no longer reads the
+ *		registers (set under fpga_dfl_hw_rwsem held for writing)
+ *
+ * Everything here describes hardware: it must not be touched after the
+ * bound driver's remove() has returned, because the card may be gone.
+ */
+struct fpga_dfl_device {
+	struct device dev;
+	u16 fiu_id;
+	int id;
+	unsigned int port_num;
+	int card_id;
+	struct device *dma_dev;
+	struct module *dma_owner;
+	bool cacheable;
+	enum fpga_dfl_dma_isolation dma_isolation;
+	struct fpga_dfl_feature hdr;
+	struct fpga_dfl_feature *features;
+	unsigned int num_features;
+	struct fpga_dfl_feature afu;
+	u64 afu_guid_l;
+	u64 afu_guid_h;
+	const char *driver_override;
+	struct device *region;
+	bool removed;
+};
+
+#define to_fpga_dfl_device(d) container_of(d, struct fpga_dfl_device, dev)
+
+/**
+ * struct fpga_dfl_device_id - what a feature driver binds to
+ * @type:	DFH type (DFH_TYPE_FIU)
+ * @fiu_id:	DFH_ID_FIU_FME or DFH_ID_FIU_PORT
+ */
+struct fpga_dfl_device_id {
+	u16 type;
+	u16 fiu_id;
+};
+
+/**
+ * struct fpga_dfl_driver - a feature driver on the fpga_dfl bus
+ * @drv:	the driver
+ * @id_table:	FIUs it binds to, ending with a zeroed entry
+ * @probe:	bind to a device
+ * @remove:	unbind; the hardware must not be touched afterwards
+ * @reset:	optional: reset the port (netlink PORT_RESET); called with
+ *		the device lock held, so the driver stays bound meanwhile
+ * @clear_errors: optional: clear the port errors given, which must be the
+ *		current ones (netlink PORT_CLEAR_ERRORS); device lock held
+ */
+struct fpga_dfl_driver {
+	struct device_driver drv;
+	const struct fpga_dfl_device_id *id_table;
+	int (*probe)(struct fpga_dfl_device *fdev);
+	void (*remove)(struct fpga_dfl_device *fdev);
+	int (*reset)(struct fpga_dfl_device *fdev);
+	int (*clear_errors)(struct fpga_dfl_device *fdev, u64 errors);
+};
+
+#define to_fpga_dfl_driver(d) container_of(d, struct fpga_dfl_driver, drv)
+
+struct fpga_dfl_irqs;
+
+/**
+ * struct fpga_dfl_irq - one interrupt of a feature, maybe bound to an eventfd
+ * @irq:	Linux irq number, requested from probe to remove
+ * @trigger_lock: protects @trigger against the handler
+ * @trigger:	eventfd signalled on each interrupt, NULL when unbound
+ * @name:	name given to request_irq()
+ * @owner:	the feature's interrupts this one belongs to
+ * @nl_count:	interrupts not yet announced on netlink
+ * @undelivered: interrupts counted in hard-irq context and not yet
+ *		delivered by the handler's thread (PREEMPT_RT only)
+ */
+struct fpga_dfl_irq {
+	int irq;
+	spinlock_t trigger_lock;	/* @trigger vs the handler */
+	struct eventfd_ctx *trigger;
+	char name[32];
+	struct fpga_dfl_irqs *owner;
+	atomic_t nl_count;
+	atomic_t undelivered;
+};
+
+/**
+ * struct fpga_dfl_irqs - the interrupts of one feature (error, UINT)
+ * @lock:	serialises binding and unbinding
+ * @present:	the FIU has the feature (its ioctls are answered)
+ * @count:	number of interrupts
+ * @irqs:	one entry per interrupt
+ * @fdev:	the FME or port
+ * @feature_id:	the private feature
+ * @nl_work:	announces interrupt counts (and port errors) on netlink,
+ *		at most once per FPGA_DFL_NL_IRQ_PERIOD
+ */
+struct fpga_dfl_irqs {
+	struct mutex lock;	/* binding and unbinding */
+	bool present;
+	unsigned int count;
+	struct fpga_dfl_irq *irqs;
+	struct fpga_dfl_device *fdev;
+	u16 feature_id;
+	struct delayed_work nl_work;
+};
+
+int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,
+		       u16 feature_id, const char *what);
+long fpga_dfl_ioctl_irq_num(const struct fpga_dfl_irqs *irqs, void __user *arg);
+
+/**
+ * struct fpga_dfl_irq_set - a DFL_FPGA_*_SET_IRQ argument, copied in
+ * @start:	first vector
+ * @count:	number of vectors, and of @fds
+ * @fds:	an eventfd per vector, < 0 to unbind
+ */
+struct fpga_dfl_irq_set {
+	unsigned int start;
+	unsigned int count;
+	s32 *fds;
+};
+
+int fpga_dfl_irq_set_copy(const struct fpga_dfl_irqs *irqs, void __user *arg,
+			  struct fpga_dfl_irq_set *set);
+void fpga_dfl_irq_set_free(struct fpga_dfl_irq_set *set);
+int fpga_dfl_irqs_bind(struct fpga_dfl_irqs *irqs,
+		       const struct fpga_dfl_irq_set *set);
+void fpga_dfl_irqs_unbind_all(struct fpga_dfl_irqs *irqs);
+void fpga_dfl_irqs_free(struct fpga_dfl_irqs *irqs);
+
+struct fpga_dfl_card;
+
+struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info);
+void fpga_dfl_card_remove(struct fpga_dfl_card *card);
+int fpga_dfl_card_id(const struct fpga_dfl_card *card);
+
+/**
+ * struct fpga_dfl_node - an FIU's upstream-named node, dfl-fme.N or
+ * dfl-port.N, under its region (dfl-region.c)
+ * @dev:	the device, with the driver's attributes; drvdata is the
+ *		driver's object
+ * @cdev:	its character device, minor N
+ * @holder:	the device whose release frees the driver's object: held
+ *		until @dev is released
+ */
+struct fpga_dfl_node {
+	struct device dev;
+	struct cdev cdev;
+	struct device *holder;
+};
+
+/**
+ * struct fpga_dfl_node_info - what a driver's nodes are
+ * @prefix:	"dfl-fme" or "dfl-port"; the node is PREFIX.N
+ * @devt:	the driver's region of device numbers (minor N)
+ * @minors:	its size
+ * @class:	the class of the driver's own nodes (the udev rule's
+ *		subsystem)
+ * @groups:	the attributes, reading drvdata
+ * @fops:	the file operations, the same as the driver's own node's
+ */
+struct fpga_dfl_node_info {
+	const char *prefix;
+	dev_t devt;
+	unsigned int minors;
+	struct class *class;
+	const struct attribute_group **groups;
+	const struct file_operations *fops;
+};
+
+/* The driver's object behind an open of a node's character device */
+static inline void *fpga_dfl_node_drvdata(struct cdev *cdev)
+{
+	return dev_get_drvdata(&container_of(cdev, struct fpga_dfl_node,
+					     cdev)->dev);
+}
+
+struct fpga_dfl_node *fpga_dfl_node_add(struct fpga_dfl_device *fdev,
+					const struct fpga_dfl_node_info *info,
+					void *drvdata, struct device *holder);
+void fpga_dfl_node_del(struct fpga_dfl_node *node);
+
+/* DMA isolation policy (dfl-dma.c) */
+struct vm_area_struct;
+const char *fpga_dfl_dma_isolation_name(enum fpga_dfl_dma_isolation iso);
+bool fpga_dfl_dma_trusted(struct fpga_dfl_device *fdev);
+int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev, const char *what);
+int fpga_dfl_remote_access_permitted(struct vm_area_struct *vma, int write);
+
+/**
+ * struct fpga_dfl_dma_ref - a FIU's DMA device, held past an unplug section
+ * @dev:	the device
+ * @owner:	the module its release runs in, held too
+ */
+struct fpga_dfl_dma_ref {
+	struct device *dev;
+	struct module *owner;
+};
+
+int fpga_dfl_dma_ref_get(struct fpga_dfl_device *fdev,
+			 struct fpga_dfl_dma_ref *ref);
+void fpga_dfl_dma_ref_put(struct fpga_dfl_dma_ref *ref);
+
+struct fpga_dfl_feature *
+fpga_dfl_find_feature(struct fpga_dfl_device *fdev, u16 id);
+
+/* Port soft reset (dfl-reset.c); the caller serialises resets of a port */
+extern const struct kernel_param_ops fpga_dfl_reset_timeout_ops;
+int fpga_dfl_port_disable(struct fpga_dfl_device *fdev, unsigned int timeout_us);
+int fpga_dfl_port_enable(struct fpga_dfl_device *fdev, unsigned int timeout_us);
+int fpga_dfl_port_reset(struct fpga_dfl_device *fdev, unsigned int timeout_us);
+
+int __fpga_dfl_driver_register(struct fpga_dfl_driver *drv,
+			       struct module *owner);
+void fpga_dfl_driver_unregister(struct fpga_dfl_driver *drv);
+
+#define fpga_dfl_driver_register(drv) \
+	__fpga_dfl_driver_register(drv, THIS_MODULE)
+
+#define module_fpga_dfl_driver(__drv) \
+	module_driver(__drv, fpga_dfl_driver_register, \
+		      fpga_dfl_driver_unregister)
+
+extern struct bus_type fpga_dfl_bus_type;
+
+struct netlink_ext_ack;
+
+/**
+ * struct fpga_dfl_sim_ops - how the netlink family reaches fpga_sim
+ * @owner:	the module implementing them
+ * @add:	create card @id with @ports ports
+ * @del:	remove card @id
+ *
+ * Both return 0 or -errno and say why in @extack.
+ */
+struct fpga_dfl_sim_ops {
+	struct module *owner;
+	int (*add)(u32 id, u32 ports, struct netlink_ext_ack *extack);
+	int (*del)(u32 id, struct netlink_ext_ack *extack);
+};
+
+void fpga_dfl_nl_set_sim_ops(const struct fpga_dfl_sim_ops *ops);
+
+/* Events on the netlink group "events" (dfl-netlink.c) */
+void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
+			      int err);
+void fpga_dfl_nl_notify_errors_cleared(struct fpga_dfl_device *fdev,
+				       u64 errors);
+
+#endif /* _FPGA_DFL_CORE_H */

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * fpga_dfl internals: a card while its DFL is enumerated (dfl-enum.c), and
+ * the two halves of fpga_dfl_card_add() that the KUnit suites call (the
+ * core's parser suite, and fpga_sim's, which checks its register file as
+ * the core reads it).  Card and feature drivers use dfl-core.h only.
+ */
+#ifndef _FPGA_DFL_ENUM_H
+#define _FPGA_DFL_ENUM_H
+
+#include <linux/types.h>
+
+#include <fpga-suite/dfl-core.h>
+
+/* Upper bound on features per FIU, so that a corrupt list cannot run away */
+#define FPGA_DFL_MAX_FEATURES	64
+/*
+ * Upper bound on register blocks claimed on one card: a DFH block per
+ * feature, and DFHv1 registers elsewhere
+ */
+#define FPGA_DFL_MAX_CLAIMS	(2 * FPGA_DFL_MAX_FEATURES * (FME_MAX_PORTS + 1))
+
+struct fpga_dfl_claim {
+	resource_size_t start;
+	resource_size_t end;
+};
+
+/**
+ * struct fpga_dfl_card - a card whose DFL has been enumerated
+ * @info:	the card driver's description (irqs copied)
+ * @id:		card number
+ * @fme:	the card's FME, if any
+ * @ports:	the card's ports, in the order they were found
+ * @num_ports:	number of entries in @ports
+ * @regions:	the fpga_region devices made for the FIUs (dfl-region.c)
+ * @num_regions: number of entries in @regions
+ * @claims:	register blocks already taken by a feature (walk only)
+ * @num_claims:	number of entries in @claims
+ * @num_reports: malformed entries reported while walking
+ * @last_report: offset of the last one
+ */
+struct fpga_dfl_card {
+	struct fpga_dfl_card_info info;
+	int id;
+	struct fpga_dfl_device *fme;
+	struct fpga_dfl_device *ports[FME_MAX_PORTS];
+	unsigned int num_ports;
+	struct device *regions[FME_MAX_PORTS + 1];
+	unsigned int num_regions;
+	struct fpga_dfl_claim *claims;
+	unsigned int num_claims;
+	unsigned int num_reports;
+	resource_size_t last_report;
+};
+
+struct fpga_dfl_card *
+fpga_dfl_card_enumerate(const struct fpga_dfl_card_info *info);
+void fpga_dfl_card_discard(struct fpga_dfl_card *card);
+
+#endif /* _FPGA_DFL_ENUM_H */

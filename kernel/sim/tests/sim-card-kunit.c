@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suites of the simulated card's model, on a register file laid out
+ * as fpga_sim lays out a card but with no model thread, no bus device and
+ * no enumeration: the test plays software and steps the model by hand.
+ *
+ *   fpga_sim_reset: the soft-reset handshake (sim-card.c)
+ *   fpga_sim_error: the port error registers, W1C on change, first error,
+ *                   the mask and the error interrupt (sim-error.c)
+ *   fpga_sim_layout: the register file is the DFL sim-card.c describes,
+ *                   as fpga_dfl's parser reads it
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/bitfield.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/irq_work.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include <fpga-suite/dfl-enum.h>
+#include "../sim.h"
+
+#define NUM_PORTS	2
+
+struct sim_kunit {
+	struct fpga_sim sim;
+	struct device *parent;	/* fpga_sim_layout: the card's device */
+	struct fpga_dfl_card *card;	/* and the card enumerated */
+	int irqs[FPGA_SIM_MAX_VECS];
+};
+
+/* No irq domain here: nothing to deliver, a raise stays pending */
+static void sim_kunit_irq_work(struct irq_work *work)
+{
+}
+
+static int sim_kunit_init(struct kunit *test)
+{
+	struct sim_kunit *t;
+	int ret;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	t->sim.dev.init_name = "fpga_sim_kunit";
+	t->sim.num_ports = NUM_PORTS;
+	t->sim.afu_size = FPGA_SIM_DEFAULT_AFU_SIZE;
+	t->sim.live = true;
+	mutex_init(&t->sim.err_lock);
+	spin_lock_init(&t->sim.cntr_lock);
+	/*
+	 * The interrupt controller without a domain: every vector masked,
+	 * so what the card raises stays in irq.pending for the tests to see
+	 */
+	t->sim.irq.num = FPGA_SIM_FME_ERR_VEC(NUM_PORTS) + 1;
+	bitmap_fill(t->sim.irq.masked, FPGA_SIM_MAX_VECS);
+	init_irq_work(&t->sim.irq.work, sim_kunit_irq_work);
+	ret = fpga_sim_card_layout(&t->sim);
+	if (ret)
+		return ret;
+	test->priv = t;
+	return 0;
+}
+
+static void sim_kunit_exit(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+
+	if (!t)		/* init failed */
+		return;
+	irq_work_sync(&t->sim.irq.work);
+	if (t->card)
+		fpga_dfl_card_discard(t->card);
+	if (t->parent)
+		root_device_unregister(t->parent);
+	free_pages_exact(t->sim.regs, t->sim.regs_size);
+}
+
+static size_t ctrl_reg(struct fpga_sim *sim, unsigned int n)
+{
+	return sim->ports[n].hdr + PORT_HDR_CTRL;
+}
+
+/* Software: store @val to port @n's PORT_HDR_CTRL */
+static void sw_ctrl(struct fpga_sim *sim, unsigned int n, u64 val)
+{
+	fpga_sim_write(sim, ctrl_reg(sim, n), val);
+}
+
+/* The model: one pass of port @n's reset handshake */
+static bool reset_step(struct fpga_sim *sim, unsigned int n)
+{
+	return fpga_sim_port_reset_step(sim, n,
+					fpga_sim_read(sim, ctrl_reg(sim, n)));
+}
+
+static u64 resets(struct fpga_sim *sim, unsigned int port)
+{
+	return fpga_sim_cntr_get(sim, port, CNTR_EVT_RESETS);
+}
+
+static void sim_reset_enter(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	size_t afu = sim->ports[0].afu;
+
+	/* The AFU is running when software asserts reset */
+	fpga_sim_write(sim, afu + NLB_CTL, NLB_CTL_RESET_N | NLB_CTL_START);
+	fpga_sim_write(sim, afu + NLB_STATUS1, 0x1234);
+	sw_ctrl(sim, 0, PORT_CTRL_SFTRST);
+
+	KUNIT_EXPECT_TRUE(test, reset_step(sim, 0));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, ctrl_reg(sim, 0)),
+			PORT_CTRL_SFTRST | PORT_CTRL_SFTRST_ACK);
+	KUNIT_EXPECT_TRUE(test, sim->ports[0].in_reset);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, afu + NLB_CTL), 0);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, afu + NLB_STATUS1), 0);
+	KUNIT_EXPECT_EQ(test, resets(sim, 0), 1);
+	KUNIT_EXPECT_EQ(test, resets(sim, CNTR_CARD), 1);
+	KUNIT_EXPECT_EQ(test, resets(sim, 1), 0);
+
+	/* Each effect once: nothing more to do on the next passes */
+	KUNIT_EXPECT_FALSE(test, reset_step(sim, 0));
+	KUNIT_EXPECT_FALSE(test, reset_step(sim, 0));
+	KUNIT_EXPECT_EQ(test, resets(sim, 0), 1);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, ctrl_reg(sim, 0)),
+			PORT_CTRL_SFTRST | PORT_CTRL_SFTRST_ACK);
+}
+
+static void sim_reset_leave(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	size_t err = sim->ports[0].hdr + FPGA_SIM_PORT_ERR;
+
+	sw_ctrl(sim, 0, PORT_CTRL_SFTRST);
+	KUNIT_ASSERT_TRUE(test, reset_step(sim, 0));
+	fpga_sim_write(sim, err + PORT_ERROR_MASK, ~0ULL);
+	fpga_sim_error_raise(sim, 0, PORT_ERR_DMA_FAULT);
+	KUNIT_ASSERT_EQ(test, fpga_sim_read(sim, err + PORT_ERROR),
+			PORT_ERR_DMA_FAULT);
+
+	/* Software releases reset (keeping ACK, which it cannot clear) */
+	sw_ctrl(sim, 0, PORT_CTRL_SFTRST_ACK);
+	KUNIT_EXPECT_TRUE(test, reset_step(sim, 0));
+	KUNIT_EXPECT_FALSE(test, sim->ports[0].in_reset);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, ctrl_reg(sim, 0)), 0);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, err + PORT_ERROR), 0);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, err + PORT_FIRST_ERROR), 0);
+	KUNIT_EXPECT_EQ(test, sim->ports[0].err_seen, 0);
+	KUNIT_EXPECT_EQ(test, resets(sim, 0), 1);
+	KUNIT_EXPECT_FALSE(test, reset_step(sim, 0));
+
+	/* A second reset is counted again */
+	sw_ctrl(sim, 0, PORT_CTRL_SFTRST);
+	KUNIT_EXPECT_TRUE(test, reset_step(sim, 0));
+	KUNIT_EXPECT_EQ(test, resets(sim, 0), 2);
+	KUNIT_EXPECT_EQ(test, resets(sim, CNTR_CARD), 2);
+}
+
+static void sim_reset_ack_restored(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+
+	sw_ctrl(sim, 0, PORT_CTRL_SFTRST);
+	KUNIT_ASSERT_TRUE(test, reset_step(sim, 0));
+	/* Software stores over the read-only ACK while in reset */
+	sw_ctrl(sim, 0, PORT_CTRL_SFTRST | PORT_CTRL_LATENCY);
+	KUNIT_EXPECT_TRUE(test, reset_step(sim, 0));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, ctrl_reg(sim, 0)),
+			PORT_CTRL_SFTRST | PORT_CTRL_LATENCY |
+			PORT_CTRL_SFTRST_ACK);
+	KUNIT_EXPECT_TRUE(test, sim->ports[0].in_reset);
+	/* Not a new reset */
+	KUNIT_EXPECT_EQ(test, resets(sim, 0), 1);
+}
+
+static void sim_reset_no_ack(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	size_t afu = sim->ports[0].afu;
+
+	/* fail_reset_ack: the port never acknowledges, and nothing happens */
+	WRITE_ONCE(sim->fail_reset_ack, true);
+	fpga_sim_write(sim, afu + NLB_CTL, NLB_CTL_RESET_N | NLB_CTL_START);
+	sw_ctrl(sim, 0, PORT_CTRL_SFTRST);
+	KUNIT_EXPECT_FALSE(test, reset_step(sim, 0));
+	KUNIT_EXPECT_FALSE(test, reset_step(sim, 0));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, ctrl_reg(sim, 0)),
+			PORT_CTRL_SFTRST);
+	KUNIT_EXPECT_FALSE(test, sim->ports[0].in_reset);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, afu + NLB_CTL),
+			NLB_CTL_RESET_N | NLB_CTL_START);
+	KUNIT_EXPECT_EQ(test, resets(sim, 0), 0);
+
+	/* The knob cleared: the pending request is acknowledged */
+	WRITE_ONCE(sim->fail_reset_ack, false);
+	KUNIT_EXPECT_TRUE(test, reset_step(sim, 0));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, ctrl_reg(sim, 0)),
+			PORT_CTRL_SFTRST | PORT_CTRL_SFTRST_ACK);
+	KUNIT_EXPECT_EQ(test, resets(sim, 0), 1);
+}
+
+static void sim_reset_per_port(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+
+	sw_ctrl(sim, 1, PORT_CTRL_SFTRST);
+	KUNIT_EXPECT_FALSE(test, reset_step(sim, 0));
+	KUNIT_EXPECT_TRUE(test, reset_step(sim, 1));
+	KUNIT_EXPECT_FALSE(test, sim->ports[0].in_reset);
+	KUNIT_EXPECT_TRUE(test, sim->ports[1].in_reset);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, ctrl_reg(sim, 0)), 0);
+	KUNIT_EXPECT_EQ(test, resets(sim, 0), 0);
+	KUNIT_EXPECT_EQ(test, resets(sim, 1), 1);
+	KUNIT_EXPECT_EQ(test, resets(sim, CNTR_CARD), 1);
+}
+
+static struct kunit_case sim_reset_cases[] = {
+	KUNIT_CASE(sim_reset_enter),
+	KUNIT_CASE(sim_reset_leave),
+	KUNIT_CASE(sim_reset_ack_restored),
+	KUNIT_CASE(sim_reset_no_ack),
+	KUNIT_CASE(sim_reset_per_port),
+	{}
+};
+
+static struct kunit_suite sim_reset_suite = {
+	.name = "fpga_sim_reset",
+	.init = sim_kunit_init,
+	.exit = sim_kunit_exit,
+	.test_cases = sim_reset_cases,
+};
+
+static size_t err_reg(struct fpga_sim *sim, unsigned int n, size_t reg)
+{
+	return sim->ports[n].hdr + FPGA_SIM_PORT_ERR + reg;
+}
+
+static void sim_error_first(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+
+	fpga_sim_write(sim, err_reg(sim, 0, PORT_ERROR_MASK), ~0ULL);
+	fpga_sim_error_raise(sim, 0, BIT_ULL(3));
+	fpga_sim_error_raise(sim, 0, BIT_ULL(5));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, err_reg(sim, 0, PORT_ERROR)),
+			BIT_ULL(3) | BIT_ULL(5));
+	/* PORT_FIRST_ERROR keeps the first */
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, err_reg(sim, 0, PORT_FIRST_ERROR)),
+			BIT_ULL(3));
+	/* Port 1 untouched */
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, err_reg(sim, 1, PORT_ERROR)), 0);
+}
+
+static void sim_error_w1c(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	size_t reg = err_reg(sim, 0, PORT_ERROR);
+
+	fpga_sim_write(sim, err_reg(sim, 0, PORT_ERROR_MASK), ~0ULL);
+	fpga_sim_error_raise(sim, 0, BIT_ULL(0) | BIT_ULL(1));
+	KUNIT_EXPECT_FALSE(test, fpga_sim_error_step(sim, 0));
+
+	/* Software writes 1 to bit 0: only bit 0 clears */
+	fpga_sim_write(sim, reg, BIT_ULL(0));
+	KUNIT_EXPECT_TRUE(test, fpga_sim_error_step(sim, 0));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, reg), BIT_ULL(1));
+	KUNIT_EXPECT_EQ(test, sim->ports[0].err_seen, BIT_ULL(1));
+	KUNIT_EXPECT_FALSE(test, fpga_sim_error_step(sim, 0));
+
+	/* A new error after the clear sets its bit again */
+	fpga_sim_error_raise(sim, 0, BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, reg), BIT_ULL(0) | BIT_ULL(1));
+
+	/* Writing 0 (a change) clears nothing */
+	fpga_sim_write(sim, reg, 0);
+	KUNIT_EXPECT_TRUE(test, fpga_sim_error_step(sim, 0));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, reg), BIT_ULL(0) | BIT_ULL(1));
+}
+
+static void sim_error_irq(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	unsigned int vec = FPGA_SIM_PORT_ERR_VEC(1);
+
+	/* Masked: logged, no interrupt */
+	fpga_sim_write(sim, err_reg(sim, 1, PORT_ERROR_MASK), PORT_ERR_DMA_FAULT);
+	fpga_sim_error_raise(sim, 1, PORT_ERR_DMA_FAULT);
+	irq_work_sync(&sim->irq.work);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, err_reg(sim, 1, PORT_ERROR)),
+			PORT_ERR_DMA_FAULT);
+	KUNIT_EXPECT_FALSE(test, test_bit(vec, sim->irq.pending));
+	KUNIT_EXPECT_EQ(test, fpga_sim_cntr_get(sim, 1, CNTR_EVT_ERROR_IRQS), 0);
+
+	/* An unmasked bit interrupts, on port 1's error vector */
+	fpga_sim_error_raise(sim, 1, BIT_ULL(7));
+	irq_work_sync(&sim->irq.work);
+	KUNIT_EXPECT_TRUE(test, test_bit(vec, sim->irq.pending));
+	KUNIT_EXPECT_EQ(test, bitmap_weight(sim->irq.pending, sim->irq.num), 1);
+	KUNIT_EXPECT_EQ(test, fpga_sim_cntr_get(sim, 1, CNTR_EVT_ERROR_IRQS), 1);
+	KUNIT_EXPECT_EQ(test, fpga_sim_cntr_get(sim, CNTR_CARD,
+						CNTR_EVT_ERROR_IRQS), 1);
+	KUNIT_EXPECT_EQ(test, fpga_sim_cntr_get(sim, 0, CNTR_EVT_ERROR_IRQS), 0);
+}
+
+static void sim_error_inject(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+
+	fpga_sim_write(sim, err_reg(sim, 0, PORT_ERROR_MASK), ~0ULL);
+	KUNIT_EXPECT_EQ(test, fpga_sim_error_inject(sim, 0, BIT_ULL(2)), 0);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, err_reg(sim, 0, PORT_ERROR)),
+			BIT_ULL(2));
+	/* Once teardown began, the knob changes nothing */
+	sim->live = false;
+	KUNIT_EXPECT_EQ(test, fpga_sim_error_inject(sim, 0, BIT_ULL(4)),
+			-ENODEV);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, err_reg(sim, 0, PORT_ERROR)),
+			BIT_ULL(2));
+}
+
+static size_t fme_err_reg(size_t reg)
+{
+	return FPGA_SIM_FME_GLOBAL_ERR + reg;
+}
+
+/*
+ * RAS injection is a level: each bit shows its status bit while set,
+ * raises the FME error vector when set unless that bit is masked, and
+ * its status bit goes when it is cleared
+ */
+static void sim_error_fme_inject(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	unsigned int vec = FPGA_SIM_FME_ERR_VEC(NUM_PORTS);
+
+	KUNIT_EXPECT_FALSE(test, fpga_sim_fme_error_step(sim));
+
+	/* Non-fatal, masked: shown, no interrupt */
+	fpga_sim_write(sim, fme_err_reg(FME_RAS_NONFAT_ERROR_MASK),
+		       FME_RAS_NONFAT_INJECTED_WARNING);
+	fpga_sim_write(sim, fme_err_reg(FME_RAS_ERROR_INJECT),
+		       FME_RAS_INJECT_NONFATAL);
+	KUNIT_EXPECT_TRUE(test, fpga_sim_fme_error_step(sim));
+	irq_work_sync(&sim->irq.work);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, fme_err_reg(FME_RAS_NONFAT_ERROR)),
+			FME_RAS_NONFAT_INJECTED_WARNING);
+	KUNIT_EXPECT_FALSE(test, test_bit(vec, sim->irq.pending));
+	KUNIT_EXPECT_FALSE(test, fpga_sim_fme_error_step(sim));
+
+	/* Fatal added, unmasked: its bit and the FME's vector */
+	fpga_sim_write(sim, fme_err_reg(FME_RAS_ERROR_INJECT),
+		       FME_RAS_INJECT_NONFATAL | FME_RAS_INJECT_FATAL);
+	KUNIT_EXPECT_TRUE(test, fpga_sim_fme_error_step(sim));
+	irq_work_sync(&sim->irq.work);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, fme_err_reg(FME_RAS_CATFAT_ERROR)),
+			FME_RAS_CATFAT_INJECTED_FATAL);
+	KUNIT_EXPECT_TRUE(test, test_bit(vec, sim->irq.pending));
+	KUNIT_EXPECT_EQ(test, bitmap_weight(sim->irq.pending, sim->irq.num), 1);
+
+	/* 0 ends both; other bits of the status registers stay */
+	fpga_sim_write(sim, fme_err_reg(FME_RAS_CATFAT_ERROR),
+		       FME_RAS_CATFAT_INJECTED_FATAL | BIT_ULL(2));
+	fpga_sim_write(sim, fme_err_reg(FME_RAS_ERROR_INJECT), 0);
+	KUNIT_EXPECT_TRUE(test, fpga_sim_fme_error_step(sim));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, fme_err_reg(FME_RAS_NONFAT_ERROR)), 0);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, fme_err_reg(FME_RAS_CATFAT_ERROR)),
+			BIT_ULL(2));
+}
+
+static struct kunit_case sim_error_cases[] = {
+	KUNIT_CASE(sim_error_first),
+	KUNIT_CASE(sim_error_w1c),
+	KUNIT_CASE(sim_error_irq),
+	KUNIT_CASE(sim_error_inject),
+	KUNIT_CASE(sim_error_fme_inject),
+	{}
+};
+
+static struct kunit_suite sim_error_suite = {
+	.name = "fpga_sim_error",
+	.init = sim_kunit_init,
+	.exit = sim_kunit_exit,
+	.test_cases = sim_error_cases,
+};
+
+/* Enumerate the register file as fpga_sim_card_init() has fpga_dfl do */
+static struct fpga_dfl_card *sim_enumerate(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_dfl_card_info info = {
+		.ioaddr = (void __force __iomem *)t->sim.regs,
+		.start = virt_to_phys(t->sim.regs),
+		.len = t->sim.regs_size,
+		.cacheable = true,
+		.irqs = t->irqs,
+		.num_irqs = t->sim.irq.num,
+	};
+	struct fpga_dfl_card *card;
+	struct device *parent;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t->irqs); i++)
+		t->irqs[i] = 1000 + i;
+	/* No owner: the module's sysfs directory does not exist yet */
+	parent = __root_device_register("fpga_sim_kunit", NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(parent));
+	t->parent = parent;
+	info.parent = parent;
+	card = fpga_dfl_card_enumerate(&info);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(card), "enumerate: %ld",
+			       PTR_ERR(card));
+	t->card = card;
+	return card;
+}
+
+/* Offset in the register file of a feature's registers */
+static long sim_ofs(struct fpga_sim *sim, void __iomem *addr)
+{
+	return (long)((__force void *)addr - sim->regs);
+}
+
+static void sim_layout_fme(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_dfl_card *card = sim_enumerate(test);
+	struct fpga_dfl_device *fme = card->fme;
+	struct fpga_dfl_feature *f;
+	u64 cap;
+
+	KUNIT_EXPECT_EQ(test, card->num_reports, 0);
+	KUNIT_ASSERT_NOT_NULL(test, fme);
+	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, fme->hdr.ioaddr), 0);
+	KUNIT_EXPECT_EQ(test, fme->num_features, 3);
+
+	/* Global error, with its vector after the ports' */
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_GLOBAL_ERR);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_GLOBAL_ERR);
+	KUNIT_ASSERT_EQ(test, f->irq_count, 1);
+	KUNIT_EXPECT_EQ(test, f->irqs[0], t->irqs[FPGA_SIM_FME_ERR_VEC(NUM_PORTS)]);
+
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_GLOBAL_IPERF);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, f->irq_count, 0);
+
+	/* The counter bank, last, with its capability */
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_COUNTERS);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_COUNTERS);
+	KUNIT_EXPECT_EQ(test, f->size, SZ_4K);
+	cap = readq(f->ioaddr + CNTR_CAP);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(CNTR_CAP_NUM_PORTS, cap), NUM_PORTS);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(CNTR_CAP_NUM_EVENTS, cap),
+			CNTR_NUM_EVENTS);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(CNTR_CAP_CLOCK_MHZ, cap),
+			FPGA_SIM_CLOCK_MHZ);
+}
+
+static void sim_layout_ports(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	struct fpga_dfl_card *card = sim_enumerate(test);
+	struct fpga_dfl_device *port;
+	struct fpga_dfl_feature *f;
+	unsigned int n, k;
+
+	KUNIT_ASSERT_EQ(test, card->num_ports, NUM_PORTS);
+	for (n = 0; n < NUM_PORTS; n++) {
+		port = card->ports[n];
+		KUNIT_EXPECT_EQ(test, port->port_num, n);
+		KUNIT_EXPECT_EQ(test, sim_ofs(sim, port->hdr.ioaddr),
+				FPGA_SIM_FME_SIZE +
+				n * (FPGA_SIM_PORT_HDR_SIZE + sim->afu_size));
+		KUNIT_EXPECT_EQ(test, port->num_features, 2);
+
+		f = fpga_dfl_find_feature(port, PORT_FEATURE_ID_ERROR);
+		KUNIT_ASSERT_NOT_NULL(test, f);
+		KUNIT_ASSERT_EQ(test, f->irq_count, 1);
+		KUNIT_EXPECT_EQ(test, f->irqs[0],
+				t->irqs[FPGA_SIM_PORT_ERR_VEC(n)]);
+
+		f = fpga_dfl_find_feature(port, PORT_FEATURE_ID_UINT);
+		KUNIT_ASSERT_NOT_NULL(test, f);
+		KUNIT_ASSERT_EQ(test, f->irq_count, FPGA_SIM_NUM_UINT);
+		for (k = 0; k < FPGA_SIM_NUM_UINT; k++)
+			KUNIT_EXPECT_EQ(test, f->irqs[k],
+					t->irqs[FPGA_SIM_PORT_UINT_VEC(n, k)]);
+
+		/* The NLB0 AFU, after the port's 64K */
+		KUNIT_EXPECT_EQ(test, sim_ofs(sim, port->afu.ioaddr),
+				sim->ports[n].hdr + FPGA_SIM_PORT_HDR_SIZE);
+		KUNIT_EXPECT_EQ(test, port->afu.size, sim->afu_size);
+		KUNIT_EXPECT_EQ(test, port->afu.start,
+				virt_to_phys(sim->regs) + sim->ports[n].afu);
+		KUNIT_EXPECT_EQ(test, port->afu_guid_h, NLB0_AFU_GUID_H);
+		KUNIT_EXPECT_EQ(test, port->afu_guid_l, NLB0_AFU_GUID_L);
+	}
+}
+
+static struct kunit_case sim_layout_cases[] = {
+	KUNIT_CASE(sim_layout_fme),
+	KUNIT_CASE(sim_layout_ports),
+	{}
+};
+
+static struct kunit_suite sim_layout_suite = {
+	.name = "fpga_sim_layout",
+	.init = sim_kunit_init,
+	.exit = sim_kunit_exit,
+	.test_cases = sim_layout_cases,
+};
+
+kunit_test_suites(&sim_reset_suite, &sim_error_suite, &sim_layout_suite);
+
+MODULE_DESCRIPTION("KUnit suites of the simulated card's model (fpga_sim)");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(FPGA_SUITE_KUNIT);
