@@ -65,15 +65,6 @@ static const struct nla_policy fpga_dfl_nl_clear_policy[FPGA_NL_A_PORT_ERRORS + 
 
 static struct genl_family fpga_dfl_nl_family;
 
-/* What fpga_sim registered, if it is loaded; protected by fpga_dfl_nl_sim_lock */
-static const struct fpga_dfl_sim_ops *fpga_dfl_nl_sim_ops;
-static DEFINE_MUTEX(fpga_dfl_nl_sim_lock);
-
-static const struct nla_policy fpga_dfl_nl_sim_policy[FPGA_NL_A_SIM_PORTS + 1] = {
-	[FPGA_NL_A_SIM_ID]	= { .type = NLA_U32 },	/* range: fpga_sim */
-	[FPGA_NL_A_SIM_PORTS]	= NLA_POLICY_RANGE(NLA_U32, 1, FME_MAX_PORTS),
-};
-
 static int fpga_dfl_nl_put_name(struct sk_buff *skb, int attr,
 				const char *name)
 {
@@ -341,66 +332,12 @@ static int fpga_dfl_nl_port_clear_errors(struct sk_buff *skb,
 	return ret;
 }
 
-/**
- * fpga_dfl_nl_set_sim_ops() - fpga_sim offers (or withdraws) its commands
- * @ops: the operations, or NULL when fpga_sim goes away
+/*
+ * FPGA_NL_CMD_SIM_ADD and _SIM_DEL are gone: the core knows no card
+ * driver, and simulated cards come and go through fpga_sim's own bus
+ * (new_device, del_device), as netdevsim's do.  Genetlink answers
+ * EOPNOTSUPP.
  */
-void fpga_dfl_nl_set_sim_ops(const struct fpga_dfl_sim_ops *ops)
-{
-	mutex_lock(&fpga_dfl_nl_sim_lock);
-	fpga_dfl_nl_sim_ops = ops;
-	mutex_unlock(&fpga_dfl_nl_sim_lock);
-}
-EXPORT_SYMBOL_GPL(fpga_dfl_nl_set_sim_ops);
-
-/* fpga_sim's operations with a reference on its module, or NULL */
-static const struct fpga_dfl_sim_ops *fpga_dfl_nl_sim_get(struct genl_info *info)
-{
-	const struct fpga_dfl_sim_ops *ops;
-
-	mutex_lock(&fpga_dfl_nl_sim_lock);
-	ops = fpga_dfl_nl_sim_ops;
-	if (ops && !try_module_get(ops->owner))
-		ops = NULL;
-	mutex_unlock(&fpga_dfl_nl_sim_lock);
-	if (!ops)
-		NL_SET_ERR_MSG(info->extack, "fpga_sim is not loaded");
-	return ops;
-}
-
-static int fpga_dfl_nl_sim_cmd(struct sk_buff *skb, struct genl_info *info)
-{
-	const struct fpga_dfl_sim_ops *ops;
-	u32 id, ports = 1;
-	int ret;
-
-	if (!info->attrs[FPGA_NL_A_SIM_ID]) {
-		NL_SET_ERR_MSG(info->extack, "missing attribute: SIM_ID");
-		NL_SET_ERR_ATTR_MISS(info->extack, NULL, FPGA_NL_A_SIM_ID);
-		return -EINVAL;
-	}
-	id = nla_get_u32(info->attrs[FPGA_NL_A_SIM_ID]);
-	if (info->attrs[FPGA_NL_A_SIM_PORTS]) {
-		if (info->genlhdr->cmd == FPGA_NL_CMD_SIM_DEL) {
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    info->attrs[FPGA_NL_A_SIM_PORTS],
-					    "SIM_DEL takes no SIM_PORTS");
-			return -EINVAL;
-		}
-		ports = nla_get_u32(info->attrs[FPGA_NL_A_SIM_PORTS]);
-	}
-
-	ops = fpga_dfl_nl_sim_get(info);
-	if (!ops)
-		return -EOPNOTSUPP;
-	if (info->genlhdr->cmd == FPGA_NL_CMD_SIM_ADD)
-		ret = ops->add(id, ports, info->extack);
-	else
-		ret = ops->del(id, info->extack);
-	module_put(ops->owner);
-	return ret;
-}
-
 static const struct genl_ops fpga_dfl_nl_ops[] = {
 	{
 		.cmd		= FPGA_NL_CMD_DEV_GET,
@@ -420,20 +357,6 @@ static const struct genl_ops fpga_dfl_nl_ops[] = {
 		.doit		= fpga_dfl_nl_port_clear_errors,
 		.policy		= fpga_dfl_nl_clear_policy,
 		.maxattr	= ARRAY_SIZE(fpga_dfl_nl_clear_policy) - 1,
-		.flags		= GENL_ADMIN_PERM,
-	},
-	{
-		.cmd		= FPGA_NL_CMD_SIM_ADD,
-		.doit		= fpga_dfl_nl_sim_cmd,
-		.policy		= fpga_dfl_nl_sim_policy,
-		.maxattr	= ARRAY_SIZE(fpga_dfl_nl_sim_policy) - 1,
-		.flags		= GENL_ADMIN_PERM,
-	},
-	{
-		.cmd		= FPGA_NL_CMD_SIM_DEL,
-		.doit		= fpga_dfl_nl_sim_cmd,
-		.policy		= fpga_dfl_nl_sim_policy,
-		.maxattr	= ARRAY_SIZE(fpga_dfl_nl_sim_policy) - 1,
 		.flags		= GENL_ADMIN_PERM,
 	},
 };

@@ -16,7 +16,6 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <net/netlink.h>
 
 #include "fpga-compat.h"
 #include <fpga-suite/dfl-core.h>
@@ -408,38 +407,34 @@ static int fpga_sim_parse(const char *buf, size_t count, unsigned int *vals,
 	return ret ? ret : n;
 }
 
-/* Create card @id: from new_device and from netlink (then @extack is set) */
-static int fpga_sim_add(u32 id, u32 ports, struct netlink_ext_ack *extack)
+/* Create card @id (new_device) */
+static int fpga_sim_add(u32 id, u32 ports)
 {
 	int ret;
 
 	if (id > FPGA_SIM_MAX_ID) {
 		pr_err("new_device: ID %u is too large\n", id);
-		NL_SET_ERR_MSG(extack, "the card ID is too large");
 		return -EINVAL;
 	}
 	if (ports < 1 || ports > FPGA_SIM_MAX_PORTS) {
 		pr_err("new_device: NUM_PORTS must be 1..%u, not %u\n",
 		       FPGA_SIM_MAX_PORTS, ports);
-		NL_SET_ERR_MSG(extack, "a card has 1 to 4 ports");
 		return -EINVAL;
 	}
 
 	mutex_lock(&fpga_sim_lock);
 	if (fpga_sim_find(id)) {
 		pr_err("new_device: card %u already exists\n", id);
-		NL_SET_ERR_MSG(extack, "a card with this ID exists");
 		ret = -EEXIST;
 	} else {
 		ret = fpga_sim_create(id, ports);
-		if (ret)
-			NL_SET_ERR_MSG(extack, "the card could not be created");
 	}
 	mutex_unlock(&fpga_sim_lock);
 	return ret;
 }
 
-static int fpga_sim_del(u32 id, struct netlink_ext_ack *extack)
+/* Remove card @id (del_device) */
+static int fpga_sim_del(u32 id)
 {
 	struct fpga_sim_entry *entry;
 
@@ -450,18 +445,10 @@ static int fpga_sim_del(u32 id, struct netlink_ext_ack *extack)
 	mutex_unlock(&fpga_sim_lock);
 	if (!entry) {
 		pr_err("del_device: no card %u\n", id);
-		NL_SET_ERR_MSG(extack, "no card with this ID");
 		return -ENOENT;
 	}
 	return 0;
 }
-
-/* The generic netlink family "fpga" of fpga_dfl offers these too */
-static const struct fpga_dfl_sim_ops fpga_sim_nl_ops = {
-	.owner	= THIS_MODULE,
-	.add	= fpga_sim_add,
-	.del	= fpga_sim_del,
-};
 
 static ssize_t new_device_store(FPGA_COMPAT_BUS_ATTR_CONST struct bus_type *bus, const char *buf,
 				size_t count)
@@ -474,7 +461,7 @@ static ssize_t new_device_store(FPGA_COMPAT_BUS_ATTR_CONST struct bus_type *bus,
 		pr_err("new_device: expected \"ID [NUM_PORTS]\"\n");
 		return n;
 	}
-	ret = fpga_sim_add(vals[0], vals[1], NULL);
+	ret = fpga_sim_add(vals[0], vals[1]);
 	return ret ? ret : count;
 }
 static BUS_ATTR_WO(new_device);
@@ -490,7 +477,7 @@ static ssize_t del_device_store(FPGA_COMPAT_BUS_ATTR_CONST struct bus_type *bus,
 		pr_err("del_device: expected \"ID\"\n");
 		return ret;
 	}
-	ret = fpga_sim_del(id, NULL);
+	ret = fpga_sim_del(id);
 	return ret ? ret : count;
 }
 static BUS_ATTR_WO(del_device);
@@ -520,7 +507,6 @@ static int __init fpga_sim_init(void)
 		bus_unregister(&fpga_sim_bus);
 		return ret;
 	}
-	fpga_dfl_nl_set_sim_ops(&fpga_sim_nl_ops);
 	return 0;
 }
 
@@ -528,7 +514,6 @@ static void __exit fpga_sim_exit(void)
 {
 	struct fpga_sim_entry *entry, *tmp;
 
-	fpga_dfl_nl_set_sim_ops(NULL);
 	mutex_lock(&fpga_sim_lock);
 	list_for_each_entry_safe(entry, tmp, &fpga_sim_list, node)
 		fpga_sim_destroy(entry);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Allocation failures in the netlink family "fpga": the inventory dump,
- * a port reset, and a simulated card created and deleted by netlink.
+ * Allocation failures in the netlink family "fpga": the inventory dump
+ * and a port reset.
  * Each request gets an error or its answer; the family works afterwards;
  * nothing of ours leaks.  Raw sockets: libnl's own allocations would only
  * blur which call failed.
@@ -19,7 +19,6 @@ struct nl_ctx {
 	int fd;
 	int family;
 	unsigned int id;	/* a card of this test */
-	unsigned int nl_id;	/* the card created by netlink */
 	int port;		/* its port number */
 };
 
@@ -145,32 +144,9 @@ static int op_reset(void *p)
 	return transact(c->fd, &r, &msgs);
 }
 
-static int nl_sim(struct nl_ctx *c, uint8_t cmd)
-{
-	struct nl_req r;
-	int msgs;
-
-	start(&r, c->family, cmd, NLM_F_ACK);
-	put_u32(&r, FPGA_NL_A_SIM_ID, c->nl_id);
-	if (cmd == FPGA_NL_CMD_SIM_ADD)
-		put_u32(&r, FPGA_NL_A_SIM_PORTS, 1);
-	return transact(c->fd, &r, &msgs);
-}
-
-static int op_sim_add_del(void *p)
-{
-	struct nl_ctx *c = p;
-	int ret = nl_sim(c, FPGA_NL_CMD_SIM_ADD);
-
-	if (ret)
-		return ret;
-	return nl_sim(c, FPGA_NL_CMD_SIM_DEL);
-}
-
 /*
  * The socket may have lost an answer to the injected failure: a new one
- * for the next step; the family answers all three requests, and the card
- * made by netlink is gone.
+ * for the next step; the family answers both requests.
  */
 static int check_family(void *p, int ret)
 {
@@ -182,16 +158,12 @@ static int check_family(void *p, int ret)
 	c->fd = nl_socket();
 	if (c->fd < 0)
 		return -1;
-	if (card_exists(c->nl_id))
-		sim_del(c->nl_id);
 	err = op_dump(c);
 	if (!err)
 		err = op_reset(c);
 	if (!err)
-		err = op_sim_add_del(c);
-	if (!err)
 		err = card_port_works(c->id, 0);
-	if (err || card_exists(c->nl_id)) {
+	if (err) {
 		printf("# the family does not work after an injected failure: %d\n",
 		       err);
 		return -1;
@@ -208,7 +180,6 @@ FIXTURE_SETUP(nl)
 	FAULT_PROLOGUE();
 	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port && modprobe fpga_fme"));
 	self->c.id = sim_random_id();
-	self->c.nl_id = self->c.id + 1000;
 	ASSERT_EQ(0, sim_add(self->c.id, 1));
 	self->c.port = sim_port_number(self->c.id);
 	ASSERT_LE(0, self->c.port);
@@ -224,7 +195,6 @@ FIXTURE_TEARDOWN(nl)
 		close(self->c.fd);
 	if (self->c.id) {
 		sim_del(self->c.id);
-		sim_del(self->c.nl_id);
 	}
 }
 
@@ -241,14 +211,6 @@ TEST_F_TIMEOUT(nl, port_reset, FAULT_TEST_TIMEOUT)
 	/* a SKIP in the setup does not stop the test itself */
 	FAULT_PROLOGUE();
 	ASSERT_SWEEP("netlink port reset", op_reset, check_family, &self->c);
-	ASSERT_NO_LEAKS();
-}
-
-TEST_F_TIMEOUT(nl, sim_add_del, FAULT_TEST_TIMEOUT)
-{
-	/* a SKIP in the setup does not stop the test itself */
-	FAULT_PROLOGUE();
-	ASSERT_SWEEP("netlink sim add/del", op_sim_add_del, check_family, &self->c);
 	ASSERT_NO_LEAKS();
 }
 

@@ -503,6 +503,18 @@ TEST_F(pci, fpgactl_on_pci_card)
 	EXPECT_EQ(0, run_cmd("fpgactl reset %d >/dev/null", p1));
 }
 
+/*
+ * The core knows no card driver: with no fpga_sim loaded, fpga_dfl lists
+ * the PCI card (fpgactl list is the netlink dump)
+ */
+TEST_F(pci, core_lists_cards_without_fpga_sim)
+{
+	NEED_CARDS();
+	run_cmd("modprobe -r fpga_sim 2>/dev/null");
+	ASSERT_NE(0, run_cmd("grep -q '^fpga_sim ' /proc/modules"));
+	EXPECT_EQ(0, run_cmd("fpgactl list | grep -q '(%s)'", self->basic.bdf));
+}
+
 /* Last: the function goes away through sysfs with a port open */
 TEST_F(pci, remove_with_port_open)
 {

@@ -373,11 +373,8 @@ static int op_netlink(struct cell *c)
 		ret = errors < 0 ? -EIO :
 		      nlt_port_cmd(sk, family, cmd, w->port, errors, &r);
 		break;
-	case FPGA_NL_CMD_SIM_ADD:
-		ret = nlt_sim_cmd(sk, family, cmd, w->new_id, 1, &r);
-		break;
 	default:
-		ret = nlt_sim_cmd(sk, family, cmd, w->del_id, 0, &r);
+		ret = -EINVAL;
 	}
 	nl_socket_free(sk);
 	return ret;
@@ -583,12 +580,6 @@ static const struct perm_row rows[] = {
 	  .cmd = FPGA_NL_CMD_PORT_RESET, .expect = NET_ADMIN },
 	{ .what = "`FPGA_NL_CMD_PORT_CLEAR_ERRORS`", .op = op_netlink,
 	  .cmd = FPGA_NL_CMD_PORT_CLEAR_ERRORS, .expect = NET_ADMIN },
-	{ .what = "`FPGA_NL_CMD_SIM_ADD`", .op = op_netlink,
-	  .cmd = FPGA_NL_CMD_SIM_ADD, .cleanup = new_card_gone,
-	  .expect = NET_ADMIN },
-	{ .what = "`FPGA_NL_CMD_SIM_DEL`", .op = op_netlink,
-	  .cmd = FPGA_NL_CMD_SIM_DEL, .cleanup = del_card_back,
-	  .expect = NET_ADMIN },
 };
 
 /* ---- the table as Documentation/security.md prints it ---- */

@@ -245,8 +245,7 @@ static void nl_wellformed(struct worker *w, int fd)
 {
 	static const uint8_t cmds[] = {
 		FPGA_NL_CMD_DEV_GET, FPGA_NL_CMD_PORT_RESET,
-		FPGA_NL_CMD_PORT_CLEAR_ERRORS, FPGA_NL_CMD_SIM_ADD,
-		FPGA_NL_CMD_SIM_DEL,
+		FPGA_NL_CMD_PORT_CLEAR_ERRORS,
 	};
 	uint8_t cmd = cmds[below(ARRAY_LEN(cmds))];
 	struct nl_msg_buf b;
@@ -263,8 +262,7 @@ static void nl_wellformed(struct worker *w, int fd)
 			put_attr(&b, FPGA_NL_A_CARD_ID, &v32, 4);
 		}
 		break;
-	case FPGA_NL_CMD_PORT_RESET:
-	case FPGA_NL_CMD_PORT_CLEAR_ERRORS:
+	default:	/* PORT_RESET, PORT_CLEAR_ERRORS */
 		if (below(2)) {
 			v32 = below(12);
 			put_attr(&b, FPGA_NL_A_DEV_ID, &v32, 4);
@@ -280,13 +278,6 @@ static void nl_wellformed(struct worker *w, int fd)
 			put_attr(&b, FPGA_NL_A_PORT_ERRORS, &v64, 8);
 		}
 		break;
-	default:
-		v32 = CARD_BASE + below(NUM_CARDS);
-		put_attr(&b, FPGA_NL_A_SIM_ID, &v32, 4);
-		if (cmd == FPGA_NL_CMD_SIM_ADD) {
-			v32 = 1 + below(4);
-			put_attr(&b, FPGA_NL_A_SIM_PORTS, &v32, 4);
-		}
 	}
 	send_msg(fd, &b, 0);
 	w->ok[AREA_NETLINK] += drain(fd, below(4) ? 32 : 1) > 0;

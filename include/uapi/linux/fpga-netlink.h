@@ -37,11 +37,10 @@
  * @FPGA_NL_CMD_EVENT_IRQ: event: interrupts of a feature vector since the
  *	last such event (%FPGA_NL_A_IRQ_COUNT); at most one per feature
  *	every 100 ms
- * @FPGA_NL_CMD_SIM_ADD: create a simulated card (fpga_sim must be
- *	loaded): %FPGA_NL_A_SIM_ID, optional %FPGA_NL_A_SIM_PORTS; as a
- *	write to /sys/bus/fpga_sim/new_device; needs CAP_NET_ADMIN
- * @FPGA_NL_CMD_SIM_DEL: remove simulated card %FPGA_NL_A_SIM_ID, as
- *	/sys/bus/fpga_sim/del_device; needs CAP_NET_ADMIN
+ * @FPGA_NL_CMD_SIM_ADD: removed (EOPNOTSUPP): write "ID [PORTS]" to
+ *	/sys/bus/fpga_sim/new_device, or run "fpgactl sim add"
+ * @FPGA_NL_CMD_SIM_DEL: removed (EOPNOTSUPP): write "ID" to
+ *	/sys/bus/fpga_sim/del_device, or run "fpgactl sim del"
  */
 enum fpga_nl_cmd {
 	FPGA_NL_CMD_UNSPEC,
@@ -94,8 +93,8 @@ enum fpga_nl_dev_type {
  *	(0x10 port error, 0x12 port user interrupts, 0x4 FME error)
  * @FPGA_NL_A_IRQ_VECTOR: u32, the vector within that feature
  * @FPGA_NL_A_IRQ_COUNT: u64, interrupts counted
- * @FPGA_NL_A_SIM_ID: u32, id of a simulated card (0..2147483647)
- * @FPGA_NL_A_SIM_PORTS: u32, its number of ports (1..4, default 1)
+ * @FPGA_NL_A_SIM_ID: unused since SIM_ADD and SIM_DEL were removed
+ * @FPGA_NL_A_SIM_PORTS: unused since SIM_ADD and SIM_DEL were removed
  */
 enum fpga_nl_attr {
 	FPGA_NL_A_UNSPEC,

@@ -345,24 +345,6 @@ void fpga_dfl_driver_unregister(struct fpga_dfl_driver *drv);
 
 extern struct bus_type fpga_dfl_bus_type;
 
-struct netlink_ext_ack;
-
-/**
- * struct fpga_dfl_sim_ops - how the netlink family reaches fpga_sim
- * @owner:	the module implementing them
- * @add:	create card @id with @ports ports
- * @del:	remove card @id
- *
- * Both return 0 or -errno and say why in @extack.
- */
-struct fpga_dfl_sim_ops {
-	struct module *owner;
-	int (*add)(u32 id, u32 ports, struct netlink_ext_ack *extack);
-	int (*del)(u32 id, struct netlink_ext_ack *extack);
-};
-
-void fpga_dfl_nl_set_sim_ops(const struct fpga_dfl_sim_ops *ops);
-
 /* Events on the netlink group "events" (dfl-netlink.c) */
 void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
 			      int err);
