@@ -232,7 +232,7 @@ DEBUG_VM_TIMEOUT ?=
 DEBUG_VM_SILENCE ?= 600
 # The debug kernel is many times slower: what waits for the simulated
 # card's model thread (the port reset handshake) gets more time.
-DEBUG_APPEND := fpga_port.reset_timeout_us=2000000 uio_fpga.reset_timeout_us=2000000
+DEBUG_APPEND := fpga_dfl.reset_timeout_us=2000000
 
 debug-kernel:
 	scripts/debug-kernel.sh >/dev/null

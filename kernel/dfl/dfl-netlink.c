@@ -448,7 +448,6 @@ void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
 		ret = nla_put_s32(skb, FPGA_NL_A_ERRNO, err);
 	fpga_dfl_nl_event_send(skb, hdr, ret);
 }
-EXPORT_SYMBOL_GPL(fpga_dfl_nl_notify_reset);
 
 /**
  * fpga_dfl_nl_notify_errors_cleared() - announce cleared port errors

@@ -10,6 +10,7 @@
 #include <linux/types.h>
 
 struct device;
+struct fpga_dfl_device;
 struct work_struct;
 
 /*
@@ -24,5 +25,7 @@ void fpga_dfl_nl_exit(void);
 void fpga_dfl_nl_card_event(u8 cmd, int card_id, struct device *parent,
 			    unsigned int num_ports);
 void fpga_dfl_nl_irq_work(struct work_struct *work);
+void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
+			      int err);
 
 #endif /* _FPGA_DFL_NL_H */

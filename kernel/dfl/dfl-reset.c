@@ -3,8 +3,11 @@
  * The port soft-reset handshake, shared by every driver that can own a
  * port (fpga_port, uio_fpga): set PORT_HDR_CTRL.SFTRST and wait for the
  * ACK to rise, clear it and wait for the ACK to fall.  Both waits are
- * bounded; a card that never answers gives -ETIMEDOUT and the register
- * value in the log, never a hang.  Callers serialise resets of a port.
+ * bounded by the one reset_timeout_us; a card that never answers gives
+ * -ETIMEDOUT and the register value in the log, never a hang.  A whole
+ * reset is announced here, on the netlink group "events" and as
+ * tracepoints, whichever driver and path asked for it.  Callers serialise
+ * resets of a port.
  */
 #include <linux/io.h>
 #include <linux/iopoll.h>
@@ -12,6 +15,7 @@
 #include <linux/timekeeping.h>
 
 #include <fpga-suite/dfl-core.h>
+#include "dfl-nl.h"
 #include "dfl_trace.h"
 
 #define FPGA_DFL_RESET_POLL_US	10
@@ -38,8 +42,9 @@ static int fpga_dfl_reset_timeout_set(const char *val,
 }
 
 /*
- * The reset_timeout_us parameter of the drivers that reset ports
- * (fpga_port, uio_fpga): microseconds per edge of the ACK, 1 us to 10 s
+ * reset_timeout_us, microseconds per edge of the ACK, 1 us to 10 s: this
+ * module's parameter, and the one behind fpga_port's and uio_fpga's
+ * parameters of that name (aliases, which set and show this value)
  */
 const struct kernel_param_ops fpga_dfl_reset_timeout_ops = {
 	.set = fpga_dfl_reset_timeout_set,
@@ -47,9 +52,23 @@ const struct kernel_param_ops fpga_dfl_reset_timeout_ops = {
 };
 EXPORT_SYMBOL_GPL(fpga_dfl_reset_timeout_ops);
 
+/*
+ * Generous: removal resets the port to stop the AFU before its DMA buffers
+ * go, and a simulated card under a loaded emulator can take several
+ * milliseconds to answer
+ */
+unsigned int fpga_dfl_reset_timeout_us = 100000;
+EXPORT_SYMBOL_GPL(fpga_dfl_reset_timeout_us);
+module_param_cb(reset_timeout_us, &fpga_dfl_reset_timeout_ops,
+		&fpga_dfl_reset_timeout_us, 0644);
+__MODULE_PARM_TYPE(reset_timeout_us, "uint");
+MODULE_PARM_DESC(reset_timeout_us,
+		 "How long to wait for each edge of the soft-reset ACK, 1 us to 10 s (default 100000)");
+
 static int fpga_dfl_port_wait_ack(struct fpga_dfl_device *fdev, bool want,
-				  unsigned int timeout_us, const char *what)
+				  const char *what)
 {
+	unsigned int timeout_us = READ_ONCE(fpga_dfl_reset_timeout_us);
 	u64 v;
 	int ret;
 
@@ -66,56 +85,62 @@ static int fpga_dfl_port_wait_ack(struct fpga_dfl_device *fdev, bool want,
 /**
  * fpga_dfl_port_disable() - put a port in soft reset and wait for the ACK
  * @fdev: the port
- * @timeout_us: how long to wait for the ACK
  *
  * CTRL is read fresh: the ACK bit is the card's, never a stale copy.
  *
  * Return: 0 or -ETIMEDOUT.
  */
-int fpga_dfl_port_disable(struct fpga_dfl_device *fdev, unsigned int timeout_us)
+int fpga_dfl_port_disable(struct fpga_dfl_device *fdev)
 {
 	u64 v = readq(fdev->hdr.ioaddr + PORT_HDR_CTRL);
 
 	writeq(v | PORT_CTRL_SFTRST, fdev->hdr.ioaddr + PORT_HDR_CTRL);
-	return fpga_dfl_port_wait_ack(fdev, true, timeout_us, "reset");
+	return fpga_dfl_port_wait_ack(fdev, true, "reset");
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_port_disable);
 
 /**
  * fpga_dfl_port_enable() - take a port out of soft reset, wait for the ACK
  * @fdev: the port
- * @timeout_us: how long to wait for the ACK to fall
  *
  * Return: 0 or -ETIMEDOUT.
  */
-int fpga_dfl_port_enable(struct fpga_dfl_device *fdev, unsigned int timeout_us)
+int fpga_dfl_port_enable(struct fpga_dfl_device *fdev)
 {
 	u64 v = readq(fdev->hdr.ioaddr + PORT_HDR_CTRL);
 
 	writeq(v & ~PORT_CTRL_SFTRST, fdev->hdr.ioaddr + PORT_HDR_CTRL);
-	return fpga_dfl_port_wait_ack(fdev, false, timeout_us, "enable");
+	return fpga_dfl_port_wait_ack(fdev, false, "enable");
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_port_enable);
 
 /**
  * fpga_dfl_port_reset() - soft-reset a port and its AFU
- * @fdev: the port
- * @timeout_us: how long to wait for each edge of the ACK
+ * @fdev: the port; the caller serialises resets of it
  *
- * The port leaves reset even when the first ACK never came, so that a
- * failed reset does not wedge it.
+ * Every reset goes through here, whoever asks (an ioctl, either driver's
+ * sysfs reset, netlink PORT_RESET through the bound driver, a last close,
+ * a removal), so that each is announced the same way: EVENT_RESET_BEGIN
+ * and EVENT_RESET_END with the result on the netlink group "events", and
+ * the tracepoints fpga:port_reset_begin and fpga:port_reset_end.  The port
+ * leaves reset even when the first ACK never came, so that a failed reset
+ * does not wedge it.
  *
+ * Context: process context; may sleep.
  * Return: 0 or -ETIMEDOUT.
  */
-int fpga_dfl_port_reset(struct fpga_dfl_device *fdev, unsigned int timeout_us)
+int fpga_dfl_port_reset(struct fpga_dfl_device *fdev)
 {
 	u64 start = ktime_get_ns();
 	int ret, ret2;
 
+	fpga_dfl_nl_notify_reset(fdev, true, 0);
 	trace_port_reset_begin(fdev);
-	ret = fpga_dfl_port_disable(fdev, timeout_us);
-	ret2 = fpga_dfl_port_enable(fdev, timeout_us);
-	trace_port_reset_end(fdev, ret ?: ret2, start);
-	return ret ?: ret2;
+	ret = fpga_dfl_port_disable(fdev);
+	ret2 = fpga_dfl_port_enable(fdev);
+	ret = ret ?: ret2;
+	trace_port_reset_end(fdev, ret, start);
+	fpga_dfl_nl_notify_reset(fdev, false, ret);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_port_reset);

@@ -369,7 +369,7 @@ static void fpga_port_remove(struct fpga_dfl_device *fdev)
 	 * Stop the AFU before its buffers are unmapped: a reset clears any
 	 * job, and nobody can start another (mappings revoked, files gone)
 	 */
-	if (fpga_dfl_port_reset(fdev, READ_ONCE(fpga_port_reset_timeout_us)))
+	if (fpga_dfl_port_reset(fdev))
 		fpga_port_dma_abandon(port);
 	list_for_each_entry(pf, &port->files, node)
 		fpga_port_dma_unmap_all(pf);

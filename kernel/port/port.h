@@ -228,7 +228,6 @@ int __fpga_port_disable(struct fpga_port *port);
 int __fpga_port_enable(struct fpga_port *port);
 int fpga_port_enable(struct fpga_port *port);
 int fpga_port_dfl_reset(struct fpga_dfl_device *fdev);
-extern unsigned int fpga_port_reset_timeout_us;
 
 /* port-region.c */
 struct dfl_fpga_port_region_info;

@@ -117,8 +117,8 @@ void uio_fpga_irq_init(struct uio_fpga *uf);
 
 /* uio-sysfs.c */
 extern const struct attribute_group *uio_fpga_groups[];
-extern unsigned int uio_fpga_reset_timeout_us;
 int uio_fpga_reset(struct uio_fpga *uf);
+int uio_fpga_dfl_reset(struct fpga_dfl_device *fdev);
 
 /* uio-match.c */
 int uio_fpga_match_init(struct fpga_dfl_driver *drv);

@@ -165,7 +165,7 @@ static int uio_fpga_probe(struct fpga_dfl_device *fdev)
 	if (ret)
 		goto err_put;
 	/* As fpga_port does: the AFU answers only out of reset */
-	ret = fpga_dfl_port_enable(fdev, READ_ONCE(uio_fpga_reset_timeout_us));
+	ret = fpga_dfl_port_enable(fdev);
 	if (ret)
 		goto err_dma_free;
 
@@ -238,6 +238,7 @@ static struct fpga_dfl_driver uio_fpga_driver = {
 	.id_table	= uio_fpga_ids,
 	.probe		= uio_fpga_probe,
 	.remove		= uio_fpga_remove,
+	.reset		= uio_fpga_dfl_reset,
 };
 
 static int __init uio_fpga_init(void)

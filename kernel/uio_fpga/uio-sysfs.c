@@ -10,17 +10,12 @@
 
 #include "uio-fpga.h"
 
-/*
- * Generous: remove() resets the port to stop the AFU before freeing its
- * DMA buffers, and a simulated card under a loaded emulator can take
- * several milliseconds to answer.
- */
-unsigned int uio_fpga_reset_timeout_us = 100000;
+/* An alias of fpga_dfl.reset_timeout_us, the name this module shipped */
 module_param_cb(reset_timeout_us, &fpga_dfl_reset_timeout_ops,
-		&uio_fpga_reset_timeout_us, 0644);
+		&fpga_dfl_reset_timeout_us, 0644);
 __MODULE_PARM_TYPE(reset_timeout_us, "uint");
 MODULE_PARM_DESC(reset_timeout_us,
-		 "How long to wait for each edge of the soft-reset ACK, 1 us to 10 s (default 100000)");
+		 "fpga_dfl.reset_timeout_us under this module's name: the wait for each edge of the soft-reset ACK, 1 us to 10 s");
 
 /**
  * uio_fpga_reset() - soft-reset the port, serialised with other resets
@@ -33,10 +28,15 @@ int uio_fpga_reset(struct uio_fpga *uf)
 	int ret;
 
 	mutex_lock(&uf->lock);
-	ret = fpga_dfl_port_reset(uf->fdev,
-				  READ_ONCE(uio_fpga_reset_timeout_us));
+	ret = fpga_dfl_port_reset(uf->fdev);
 	mutex_unlock(&uf->lock);
 	return ret;
+}
+
+/* fpga_dfl_driver.reset (netlink PORT_RESET): the core holds the device lock */
+int uio_fpga_dfl_reset(struct fpga_dfl_device *fdev)
+{
+	return uio_fpga_reset(dev_get_drvdata(&fdev->dev));
 }
 
 static ssize_t reset_store(struct device *dev, struct device_attribute *attr,

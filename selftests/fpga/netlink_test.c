@@ -13,6 +13,7 @@
 #include "kselftest_harness.h"
 #include "sim_util.h"
 #include "nl_util.h"
+#include "uio_util.h"
 
 /* ---- the dump ---- */
 
@@ -331,6 +332,20 @@ TEST_F_TIMEOUT(nl, dump_while_cards_come_and_go, 240)
 	free(devs);
 }
 
+/* Both events of one successful reset of port @name, in order */
+static void expect_reset_announced(struct __test_metadata *_metadata,
+				   struct nl_sock *ls, const char *name)
+{
+	struct nlt_event ev;
+
+	EXPECT_TRUE(nlt_wait_event(ls, FPGA_NL_CMD_EVENT_RESET_BEGIN, name,
+				   &ev));
+	ASSERT_TRUE(nlt_wait_event(ls, FPGA_NL_CMD_EVENT_RESET_END, name,
+				   &ev));
+	EXPECT_TRUE(ev.has_errno);
+	EXPECT_EQ(0, ev.err);
+}
+
 TEST_F(nl, events)
 {
 	unsigned int card2 = self->card + 1;
@@ -346,12 +361,7 @@ TEST_F(nl, events)
 	ASSERT_EQ(0, nlt_port_cmd(self->sk, self->family,
 				  FPGA_NL_CMD_PORT_RESET, self->port, -1,
 				  &self->r)) TH_LOG("%s", self->r.msg);
-	EXPECT_TRUE(nlt_wait_event(ls, FPGA_NL_CMD_EVENT_RESET_BEGIN,
-				   self->port_name, &ev));
-	ASSERT_TRUE(nlt_wait_event(ls, FPGA_NL_CMD_EVENT_RESET_END,
-				   self->port_name, &ev));
-	EXPECT_TRUE(ev.has_errno);
-	EXPECT_EQ(0, ev.err);
+	expect_reset_announced(_metadata, ls, self->port_name);
 
 	ASSERT_EQ(0, port_write(self->card, 0, "inject_error", "0x4"));
 	ASSERT_EQ(0x4, port_errors(self->port));
@@ -614,6 +624,33 @@ TEST_F(nl, sim_commands_are_gone)
 					   &self->r));
 	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u", self->card);
 	EXPECT_TRUE(path_exists(path));
+}
+
+/*
+ * The core announces every reset, whichever driver owns the port: through
+ * uio_fpga, its sysfs reset and netlink PORT_RESET each send both events
+ */
+TEST_F(nl, uio_fpga_resets_are_announced)
+{
+	struct nl_sock *ls = nlt_listen();
+	char path[128];
+
+	ASSERT_NE(NULL, ls);
+	ASSERT_EQ(0, run_cmd("modprobe uio_fpga"));
+	ASSERT_EQ(0, port_bind(self->port, "uio_fpga"));
+
+	snprintf(path, sizeof(path), DFL_DEVICES "/%s/reset", self->port_name);
+	ASSERT_EQ(0, sysfs_write(path, "1"));
+	expect_reset_announced(_metadata, ls, self->port_name);
+
+	EXPECT_EQ(0, nlt_port_cmd(self->sk, self->family,
+				  FPGA_NL_CMD_PORT_RESET, self->port, -1,
+				  &self->r)) TH_LOG("%s", self->r.msg);
+	expect_reset_announced(_metadata, ls, self->port_name);
+	nl_socket_free(ls);
+
+	ASSERT_EQ(0, port_bind(self->port, "fpga_port"));
+	EXPECT_EQ(0, run_cmd("modprobe -r uio_fpga"));
 }
 
 /* A listener that never reads: the kernel goes on, the listener gets ENOBUFS */

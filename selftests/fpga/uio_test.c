@@ -336,19 +336,30 @@ TEST_F(uio, reset_attribute)
 	munmap((void *)afu, NLB_AFU_SIZE);
 }
 
-/* As fpga_port's: 1 us to 10 s, never 0 (which would wait forever) */
+/*
+ * One timeout for the one handshake: fpga_dfl's, which uio_fpga's and
+ * fpga_port's parameters of the same name set and show; 1 us to 10 s,
+ * never 0 (which would wait forever)
+ */
 TEST_F(uio, reset_timeout_parameter_is_validated)
 {
 	const char *param = "/sys/module/uio_fpga/parameters/reset_timeout_us";
+	const char *core = "/sys/module/fpga_dfl/parameters/reset_timeout_us";
+	const char *port = "/sys/module/fpga_port/parameters/reset_timeout_us";
 	long long old = sysfs_read_num(param);
 	char val[24];
 
 	ASSERT_GT(old, 0);
+	EXPECT_EQ(old, sysfs_read_num(core));
 	EXPECT_EQ(-EINVAL, sysfs_write(param, "0"));
 	EXPECT_EQ(-EINVAL, sysfs_write(param, "10000001"));
 	EXPECT_EQ(old, sysfs_read_num(param));
 	EXPECT_EQ(0, sysfs_write(param, "10000000"));
 	EXPECT_EQ(10000000, sysfs_read_num(param));
+	EXPECT_EQ(10000000, sysfs_read_num(core));
+	EXPECT_EQ(10000000, sysfs_read_num(port));
+	EXPECT_EQ(0, sysfs_write(core, "20000"));
+	EXPECT_EQ(20000, sysfs_read_num(param));
 	snprintf(val, sizeof(val), "%lld", old);
 	EXPECT_EQ(0, sysfs_write(param, val));
 }

@@ -326,11 +326,17 @@ void fpga_dfl_dma_ref_put(struct fpga_dfl_dma_ref *ref);
 struct fpga_dfl_feature *
 fpga_dfl_find_feature(struct fpga_dfl_device *fdev, u16 id);
 
-/* Port soft reset (dfl-reset.c); the caller serialises resets of a port */
+/*
+ * Port soft reset (dfl-reset.c); the caller serialises resets of a port.
+ * Drivers that own ports offer the core's reset_timeout_us under their
+ * own name too: module_param_cb(reset_timeout_us,
+ * &fpga_dfl_reset_timeout_ops, &fpga_dfl_reset_timeout_us, 0644).
+ */
 extern const struct kernel_param_ops fpga_dfl_reset_timeout_ops;
-int fpga_dfl_port_disable(struct fpga_dfl_device *fdev, unsigned int timeout_us);
-int fpga_dfl_port_enable(struct fpga_dfl_device *fdev, unsigned int timeout_us);
-int fpga_dfl_port_reset(struct fpga_dfl_device *fdev, unsigned int timeout_us);
+extern unsigned int fpga_dfl_reset_timeout_us;
+int fpga_dfl_port_disable(struct fpga_dfl_device *fdev);
+int fpga_dfl_port_enable(struct fpga_dfl_device *fdev);
+int fpga_dfl_port_reset(struct fpga_dfl_device *fdev);
 
 int __fpga_dfl_driver_register(struct fpga_dfl_driver *drv,
 			       struct module *owner);
@@ -346,8 +352,6 @@ void fpga_dfl_driver_unregister(struct fpga_dfl_driver *drv);
 extern struct bus_type fpga_dfl_bus_type;
 
 /* Events on the netlink group "events" (dfl-netlink.c) */
-void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
-			      int err);
 void fpga_dfl_nl_notify_errors_cleared(struct fpga_dfl_device *fdev,
 				       u64 errors);
 
