@@ -109,6 +109,7 @@ static void fpga_dfl_device_release(struct device *dev)
 	kfree(fdev->driver_override);
 	if (fdev->fiu_id == DFH_ID_FIU_PORT && fdev->id >= 0)
 		ida_free(&fpga_dfl_port_ida, fdev->id);
+	fpga_dfl_unplug_cleanup(&fdev->unplug);
 	kfree(fdev);
 }
 
@@ -122,7 +123,8 @@ static struct fpga_dfl_device *fpga_dfl_device_alloc(struct fpga_dfl_card *card,
 		return NULL;
 	fdev->features = kcalloc(FPGA_DFL_MAX_FEATURES,
 				 sizeof(*fdev->features), GFP_KERNEL);
-	if (!fdev->features) {
+	if (!fdev->features || fpga_dfl_unplug_init(&fdev->unplug)) {
+		kfree(fdev->features);
 		kfree(fdev);
 		return NULL;
 	}
@@ -772,13 +774,11 @@ void fpga_dfl_card_remove(struct fpga_dfl_card *card)
 	unsigned int i;
 
 	/* The core stops reading the registers before they go (dfl-netlink.c) */
-	down_write(&fpga_dfl_hw_rwsem);
 	for (i = 0; i < card->num_ports; i++)
 		if (card->ports[i])
-			card->ports[i]->removed = true;
+			fpga_dfl_unplug(&card->ports[i]->unplug);
 	if (card->fme)
-		card->fme->removed = true;
-	up_write(&fpga_dfl_hw_rwsem);
+		fpga_dfl_unplug(&card->fme->unplug);
 
 	for (i = card->num_ports; i-- > 0;)
 		if (card->ports[i])

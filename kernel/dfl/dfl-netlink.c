@@ -8,14 +8,12 @@
  * Lifetimes.  A dump walks the bus and reads registers (port errors, FME
  * header) of devices that may belong to a card being removed; the card
  * driver frees the register memory right after fpga_dfl_card_remove()
- * returns, and a reference on the struct device does not keep it.  So
- * fpga_dfl_card_remove() first takes fpga_dfl_hw_rwsem for writing and
- * sets ->removed on the card's devices, and the dump reads registers only
- * under the rwsem held for reading and only if ->removed is false: once
- * the writer has been through, no reader can be inside a register read of
- * that card, and none will start one.  An rwsem rather than device_lock()
- * because a dump must not wait for a slow probe, and a reader never waits
- * for anything but a card removal marking its devices.
+ * returns, and a reference on the struct device does not keep it.  So the
+ * dump reads a device's registers only in a section of its unplug guard
+ * (fdev->unplug), which fpga_dfl_card_remove() unplugs first: then no
+ * dump is inside a register read of that card, and none will start one.
+ * The guard rather than device_lock(), because a dump must not wait for a
+ * slow probe.
  *
  * Reset and error clearing go through the bound driver's callbacks under
  * device_lock(): remove() runs under the same lock, so the driver, its
@@ -28,14 +26,11 @@
 #include <linux/fpga-netlink.h>
 #include <linux/io.h>
 #include <linux/notifier.h>
-#include <linux/rwsem.h>
 #include <net/genetlink.h>
 
 #include "fpga-compat.h"
 #include <fpga-suite/dfl-core.h>
 #include "dfl-nl.h"
-
-DECLARE_RWSEM(fpga_dfl_hw_rwsem);
 
 enum fpga_dfl_nl_mcgrp {
 	FPGA_DFL_NL_MCGRP_EVENTS,
@@ -89,14 +84,13 @@ static int fpga_dfl_nl_put_ident(struct sk_buff *skb,
 	return 0;
 }
 
-/* Registers of a device; caller holds fpga_dfl_hw_rwsem, !fdev->removed */
+/* Registers of a device; caller is in a section of fdev->unplug */
 static int fpga_dfl_nl_put_regs(struct sk_buff *skb,
 				struct fpga_dfl_device *fdev)
 {
 	struct fpga_dfl_feature *err;
 	u64 cap;
 
-	lockdep_assert_held(&fpga_dfl_hw_rwsem);
 	if (fdev->fiu_id == DFH_ID_FIU_FME) {
 		cap = readq(fdev->hdr.ioaddr + FME_HDR_CAP);
 		if (nla_put_u32(skb, FPGA_NL_A_FME_PORTS_NUM,
@@ -143,7 +137,7 @@ static int fpga_dfl_nl_fill_dev(struct sk_buff *skb,
 {
 	struct device *parent = fdev->dev.parent;
 	void *hdr;
-	int ret;
+	int ret, idx;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &fpga_dfl_nl_family, NLM_F_MULTI,
@@ -159,11 +153,9 @@ static int fpga_dfl_nl_fill_dev(struct sk_buff *skb,
 					   fdev->dev.driver->name);
 	if (!ret && fdev->fiu_id == DFH_ID_FIU_PORT)
 		ret = fpga_dfl_nl_put_port(skb, fdev);
-	if (!ret) {
-		down_read(&fpga_dfl_hw_rwsem);
-		if (!fdev->removed)
-			ret = fpga_dfl_nl_put_regs(skb, fdev);
-		up_read(&fpga_dfl_hw_rwsem);
+	if (!ret && fpga_dfl_hw_enter(&fdev->unplug, &idx)) {
+		ret = fpga_dfl_nl_put_regs(skb, fdev);
+		fpga_dfl_hw_exit(&fdev->unplug, idx);
 	}
 	if (ret) {
 		genlmsg_cancel(skb, hdr);

@@ -6,19 +6,11 @@
 #ifndef _FPGA_DFL_NL_H
 #define _FPGA_DFL_NL_H
 
-#include <linux/rwsem.h>
 #include <linux/types.h>
 
 struct device;
 struct fpga_dfl_device;
 struct work_struct;
-
-/*
- * Taken for reading around every register access the core makes on its
- * own (the netlink dump), for writing by fpga_dfl_card_remove() to mark
- * the card's devices removed.  See dfl-netlink.c.
- */
-extern struct rw_semaphore fpga_dfl_hw_rwsem;
 
 int fpga_dfl_nl_init(void);
 void fpga_dfl_nl_exit(void);

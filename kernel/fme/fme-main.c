@@ -17,7 +17,6 @@
 #include <linux/fs.h>
 #include <linux/io.h>
 #include <linux/module.h>
-#include <linux/rwsem.h>
 #include <linux/slab.h>
 
 #include <fpga-suite/dfl-core.h>
@@ -31,8 +30,8 @@
  * @chardev:	the device behind /dev/fpga-fme.N; its release frees this
  * @cdev:	the character device
  * @dfl_node:	/dev/dfl-fme.N, the upstream name, or NULL
- * @unplug:	read by file operations, written by remove() to set @gone
- * @gone:	the FME was removed; operations fail with -ENODEV
+ * @unplug:	file operations that touch the hardware run in its section;
+ *		remove() unplugs it, and operations then fail with -ENODEV
  * @lock:	protects @open_count and @excl; the last close unbinds
  *		@err_irqs under it
  * @open_count:	number of open files
@@ -46,8 +45,7 @@ struct fpga_fme {
 	struct device chardev;
 	struct cdev cdev;
 	struct fpga_dfl_node *dfl_node;
-	struct rw_semaphore unplug;
-	bool gone;
+	struct fpga_dfl_unplug unplug;
 	struct mutex lock;	/* open_count, excl */
 	unsigned int open_count;
 	bool excl;
@@ -73,13 +71,12 @@ static int fpga_fme_open(struct inode *inode, struct file *file)
 		fpga_dfl_node_drvdata(inode->i_cdev) :
 		container_of(inode->i_cdev, struct fpga_fme, cdev);
 	bool excl = file->f_flags & O_EXCL;
-	int ret = 0;
+	int ret = 0, idx;
 
-	down_read(&fme->unplug);
+	if (!fpga_dfl_hw_enter(&fme->unplug, &idx))
+		return -ENODEV;
 	mutex_lock(&fme->lock);
-	if (fme->gone)
-		ret = -ENODEV;
-	else if (fme->excl || (excl && fme->open_count))
+	if (fme->excl || (excl && fme->open_count))
 		ret = -EBUSY;
 	if (!ret) {
 		fme->open_count++;
@@ -87,7 +84,7 @@ static int fpga_fme_open(struct inode *inode, struct file *file)
 		get_device(&fme->chardev);
 	}
 	mutex_unlock(&fme->lock);
-	up_read(&fme->unplug);
+	fpga_dfl_hw_exit(&fme->unplug, idx);
 	if (ret)
 		return ret;
 
@@ -95,26 +92,33 @@ static int fpga_fme_open(struct inode *inode, struct file *file)
 	return stream_open(inode, file);
 }
 
-static int fpga_fme_release(struct inode *inode, struct file *file)
+/* A file goes; @hw: in an unplug section (else the FME is gone) */
+static void __fpga_fme_release(struct fpga_fme *fme, bool hw)
 {
-	struct fpga_fme *fme = file->private_data;
-	bool last;
-
 	/*
 	 * The unbind is under the lock, so that an open racing this close
 	 * keeps the eventfds it binds, as on the port.
 	 */
-	down_read(&fme->unplug);
 	mutex_lock(&fme->lock);
-	last = !--fme->open_count;
-	if (last) {
+	if (!--fme->open_count) {
 		fme->excl = false;
-		if (!fme->gone)
+		if (hw)
 			fpga_dfl_irqs_unbind_all(&fme->err_irqs);
 	}
 	mutex_unlock(&fme->lock);
-	up_read(&fme->unplug);
+}
 
+static int fpga_fme_release(struct inode *inode, struct file *file)
+{
+	struct fpga_fme *fme = file->private_data;
+	int idx;
+
+	if (fpga_dfl_hw_enter(&fme->unplug, &idx)) {
+		__fpga_fme_release(fme, true);
+		fpga_dfl_hw_exit(&fme->unplug, idx);
+	} else {
+		__fpga_fme_release(fme, false);
+	}
 	put_device(&fme->chardev);
 	return 0;
 }
@@ -123,14 +127,17 @@ static int fpga_fme_release(struct inode *inode, struct file *file)
 static long fpga_fme_ioctl_set_irq(struct fpga_fme *fme, void __user *arg)
 {
 	struct fpga_dfl_irq_set set;
-	int ret;
+	int ret, idx;
 
 	ret = fpga_dfl_irq_set_copy(&fme->err_irqs, arg, &set);
 	if (ret)
 		return ret;
-	down_read(&fme->unplug);
-	ret = fme->gone ? -ENODEV : fpga_dfl_irqs_bind(&fme->err_irqs, &set);
-	up_read(&fme->unplug);
+	if (fpga_dfl_hw_enter(&fme->unplug, &idx)) {
+		ret = fpga_dfl_irqs_bind(&fme->err_irqs, &set);
+		fpga_dfl_hw_exit(&fme->unplug, idx);
+	} else {
+		ret = -ENODEV;
+	}
 	fpga_dfl_irq_set_free(&set);
 	return ret;
 }
@@ -145,7 +152,7 @@ static long fpga_fme_ioctl(struct file *file, unsigned int cmd,
 	struct fpga_fme *fme = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
-	if (READ_ONCE(fme->gone))
+	if (fpga_dfl_unplugged(&fme->unplug))
 		return -ENODEV;
 	switch (cmd) {
 	case DFL_FPGA_GET_API_VERSION:
@@ -262,6 +269,7 @@ static void fpga_fme_chardev_release(struct device *dev)
 {
 	struct fpga_fme *fme = container_of(dev, struct fpga_fme, chardev);
 
+	fpga_dfl_unplug_cleanup(&fme->unplug);
 	ida_free(&fpga_fme_minor_ida, MINOR(dev->devt));
 	kfree(fme);
 }
@@ -299,7 +307,13 @@ static int fpga_fme_probe(struct fpga_dfl_device *fdev)
 		kfree(fme);
 		return minor;
 	}
-	init_rwsem(&fme->unplug);
+	/* Before the chardev exists: its release cleans this up */
+	ret = fpga_dfl_unplug_init(&fme->unplug);
+	if (ret) {
+		ida_free(&fpga_fme_minor_ida, minor);
+		kfree(fme);
+		return ret;
+	}
 	mutex_init(&fme->lock);
 	fme->hdr = fdev->hdr.ioaddr;
 
@@ -351,9 +365,7 @@ static void fpga_fme_remove(struct fpga_dfl_device *fdev)
 	fpga_pmu_card_remove(fme->pmu);
 	fpga_dfl_node_del(fme->dfl_node);
 	cdev_device_del(&fme->cdev, &fme->chardev);
-	down_write(&fme->unplug);
-	fme->gone = true;
-	up_write(&fme->unplug);
+	fpga_dfl_unplug(&fme->unplug);
 	fpga_fme_error_fini(&fme->err);
 	fpga_dfl_irqs_free(&fme->err_irqs);
 	put_device(&fme->chardev);

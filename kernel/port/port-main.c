@@ -45,11 +45,12 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 	pf->dma_sources = RB_ROOT;
 	mutex_init(&pf->dma_lock);
 
-	idx = srcu_read_lock(&port->unplug);
+	if (!fpga_dfl_hw_enter(&port->unplug, &idx)) {
+		kfree(pf);
+		return -ENODEV;
+	}
 	mutex_lock(&port->lock);
-	if (READ_ONCE(port->gone))
-		ret = -ENODEV;
-	else if (port->excl || (excl && port->open_count))
+	if (port->excl || (excl && port->open_count))
 		ret = -EBUSY;
 	if (!ret) {
 		port->open_count++;
@@ -58,7 +59,7 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 		get_device(&port->chardev);
 	}
 	mutex_unlock(&port->lock);
-	srcu_read_unlock(&port->unplug, idx);
+	fpga_dfl_hw_exit(&port->unplug, idx);
 
 	if (ret) {
 		kfree(pf);
@@ -68,14 +69,15 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 	return stream_open(inode, file);
 }
 
-static int fpga_port_release(struct inode *inode, struct file *file)
+/*
+ * A file goes; @hw: in an unplug section (else the port is gone, and its
+ * hardware is not touched).  True if its DMA mappings are quarantined.
+ */
+static bool __fpga_port_release(struct fpga_port *port,
+				struct fpga_port_file *pf, bool hw)
 {
-	struct fpga_port_file *pf = file->private_data;
-	struct fpga_port *port = pf->port;
 	bool last, quarantined = false;
-	int idx;
 
-	idx = srcu_read_lock(&port->unplug);
 	fpga_port_fences_cancel(port, pf, -ECANCELED);
 
 	/*
@@ -94,14 +96,28 @@ static int fpga_port_release(struct inode *inode, struct file *file)
 		quarantined = true;
 	}
 	/* Like upstream: the next user finds the AFU reset, no eventfds bound */
-	if (last && !READ_ONCE(port->gone)) {
+	if (last && hw) {
 		fpga_dfl_irqs_unbind_all(&port->err_irqs);
 		fpga_dfl_irqs_unbind_all(&port->uint_irqs);
 		__fpga_port_reset(port);
 	}
 	mutex_unlock(&port->lock);
-	srcu_read_unlock(&port->unplug, idx);
+	return quarantined;
+}
 
+static int fpga_port_release(struct inode *inode, struct file *file)
+{
+	struct fpga_port_file *pf = file->private_data;
+	struct fpga_port *port = pf->port;
+	bool quarantined;
+	int idx;
+
+	if (fpga_dfl_hw_enter(&port->unplug, &idx)) {
+		quarantined = __fpga_port_release(port, pf, true);
+		fpga_dfl_hw_exit(&port->unplug, idx);
+	} else {
+		quarantined = __fpga_port_release(port, pf, false);
+	}
 	if (!quarantined)
 		kfree(pf);
 	put_device(&port->chardev);
@@ -173,7 +189,7 @@ static long fpga_port_ioctl(struct file *file, unsigned int cmd,
 	struct fpga_port *port = pf->port;
 	void __user *uarg = (void __user *)arg;
 
-	if (READ_ONCE(port->gone))
+	if (fpga_dfl_unplugged(&port->unplug))
 		return -ENODEV;
 	if (fpga_port_cmd_writes(cmd) && !(file->f_mode & FMODE_WRITE)) {
 		dev_dbg(&port->chardev, "ioctl %#x needs a file open for writing\n",
@@ -228,7 +244,7 @@ static void fpga_port_chardev_release(struct device *dev)
 {
 	struct fpga_port *port = container_of(dev, struct fpga_port, chardev);
 
-	cleanup_srcu_struct(&port->unplug);
+	fpga_dfl_unplug_cleanup(&port->unplug);
 	ida_free(&fpga_port_minor_ida, MINOR(dev->devt));
 	kfree(port);
 }
@@ -255,7 +271,7 @@ static int fpga_port_probe(struct fpga_dfl_device *fdev)
 	}
 
 	/* Before the chardev exists: its release cleans this up */
-	ret = init_srcu_struct(&port->unplug);
+	ret = fpga_dfl_unplug_init(&port->unplug);
 	if (ret) {
 		ida_free(&fpga_port_minor_ida, minor);
 		kfree(port);
@@ -356,8 +372,7 @@ static void fpga_port_remove(struct fpga_dfl_device *fdev)
 	fpga_port_dfl_node_del(port);
 	cdev_device_del(&port->cdev, &port->chardev);
 
-	WRITE_ONCE(port->gone, true);
-	synchronize_srcu(&port->unplug);
+	fpga_dfl_unplug(&port->unplug);
 
 	/*
 	 * Nothing runs in a file operation any more.  Take back what open

@@ -130,14 +130,13 @@ static int fpga_port_vm_access(struct vm_area_struct *vma, unsigned long addr,
 		return ret;
 	ret = len;
 
-	idx = srcu_read_lock(&port->unplug);
-	if (READ_ONCE(port->gone))
-		ret = -ENODEV;
-	else if (write)
+	if (!fpga_dfl_hw_enter(&port->unplug, &idx))
+		return -ENODEV;
+	if (write)
 		memcpy_toio(port->afu + offset, buf, len);
 	else
 		memcpy_fromio(buf, port->afu + offset, len);
-	srcu_read_unlock(&port->unplug, idx);
+	fpga_dfl_hw_exit(&port->unplug, idx);
 	return ret;
 }
 
@@ -150,14 +149,15 @@ static vm_fault_t fpga_port_vm_fault(struct vm_fault *vmf)
 	vm_fault_t ret;
 	int idx;
 
-	idx = srcu_read_lock(&port->unplug);
-	if (READ_ONCE(port->gone) || offset >= port->afu_size)
+	if (!fpga_dfl_hw_enter(&port->unplug, &idx))
+		return VM_FAULT_SIGBUS;
+	if (offset >= port->afu_size)
 		ret = VM_FAULT_SIGBUS;
 	else
 		ret = vmf_insert_pfn_prot(vma, vmf->address,
 					  (port->afu_start + offset) >> PAGE_SHIFT,
 					  vma->vm_page_prot);
-	srcu_read_unlock(&port->unplug, idx);
+	fpga_dfl_hw_exit(&port->unplug, idx);
 	return ret;
 }
 
@@ -189,8 +189,11 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	}
 
-	idx = srcu_read_lock(&port->unplug);
-	ret = READ_ONCE(port->gone) ? -ENODEV : 0;
+	if (!fpga_dfl_hw_enter(&port->unplug, &idx)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	ret = 0;
 	/*
 	 * Writing the AFU's registers means giving it DMA addresses.  A
 	 * read-only mapping is everyone's, but becomes writable later
@@ -209,7 +212,8 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 		if (!port->fdev->cacheable)
 			vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
 	}
-	srcu_read_unlock(&port->unplug, idx);
+	fpga_dfl_hw_exit(&port->unplug, idx);
+out:
 	trace_region_mmap(port, offset, size, ret);
 	return ret;
 }

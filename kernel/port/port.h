@@ -15,7 +15,6 @@
 #include <linux/rbtree.h>
 #include <linux/scatterlist.h>
 #include <linux/spinlock.h>
-#include <linux/srcu.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -66,13 +65,11 @@ struct fpga_port_fences {
  * @chardev:	the device behind /dev/fpga-port.N; its release frees the port
  * @cdev:	the character device
  * @dfl_node:	/dev/dfl-port.N, the upstream name, or NULL (port-dfl-node.c)
- * @fdev:	the fpga_dfl device; hardware, valid only while @gone is false
- * @id:		the N of fpga-port.N, usable after @gone (tracepoints)
- * @unplug:	an SRCU read section around every file operation that touches
- *		the hardware; remove() sets @gone and waits for them.  Not a
- *		rwsem: those operations fault user memory (mmap_lock) and mmap
- *		runs under mmap_lock, so readers must never wait for remove()
- * @gone:	the port was removed; every operation fails with -ENODEV
+ * @fdev:	the fpga_dfl device; hardware, valid only in an @unplug section
+ * @id:		the N of fpga-port.N, usable after unplug (tracepoints)
+ * @unplug:	every file operation that touches the hardware runs in its
+ *		section; remove() unplugs it, and operations then fail with
+ *		-ENODEV
  * @lock:	protects @files, @quarantine, @open_count, @excl and
  *		serialises resets
  * @files:	open files (struct fpga_port_file), to revoke on unplug
@@ -98,8 +95,7 @@ struct fpga_port {
 	struct fpga_dfl_node *dfl_node;
 	struct fpga_dfl_device *fdev;
 	int id;
-	struct srcu_struct unplug;
-	bool gone;
+	struct fpga_dfl_unplug unplug;
 	struct mutex lock;	/* files, quarantine, open_count, excl, resets */
 	struct list_head files;
 	struct list_head quarantine;
@@ -117,30 +113,18 @@ struct fpga_port {
 	struct fpga_port_fences fences;
 };
 
-/**
- * fpga_port_hw_begin() - enter the unplug section to touch the hardware
- * @port: the port
- * @idx: the SRCU index, for fpga_port_hw_end()
- *
- * No user memory may be touched inside (copies, pinning): a fault that
- * never resolves (userfaultfd, a stuck FUSE daemon) would hold up
- * remove() with it.
- *
- * Return: 0, or -ENODEV (and not entered) once the port is gone.
+/*
+ * Enter the port's unplug section (fpga_dfl_hw_enter()) for an ioctl:
+ * 0, or -ENODEV (and not entered) once the port is gone
  */
 static inline int fpga_port_hw_begin(struct fpga_port *port, int *idx)
 {
-	*idx = srcu_read_lock(&port->unplug);
-	if (READ_ONCE(port->gone)) {
-		srcu_read_unlock(&port->unplug, *idx);
-		return -ENODEV;
-	}
-	return 0;
+	return fpga_dfl_hw_enter(&port->unplug, idx) ? 0 : -ENODEV;
 }
 
 static inline void fpga_port_hw_end(struct fpga_port *port, int idx)
 {
-	srcu_read_unlock(&port->unplug, idx);
+	fpga_dfl_hw_exit(&port->unplug, idx);
 }
 
 /* The one MMIO region a port exports: the AFU, at mmap offset 0 */

@@ -13,7 +13,6 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uio_driver.h>
@@ -58,11 +57,10 @@ struct uio_fpga_map {
  * struct uio_fpga - one port bound to uio_fpga
  * @kref:	probe holds one reference until remove(), each VMA one
  * @info:	the UIO device's description; unregistered at remove()
- * @fdev:	the port; hardware, valid only while @gone is false
- * @unplug:	held for reading by the vm_ops that touch hardware or DMA
- *		buffers (fault, access), for writing by remove() to set
- *		@gone
- * @gone:	remove() has begun; faults raise SIGBUS, access fails
+ * @fdev:	the port; hardware, valid only in an @unplug section
+ * @unplug:	the vm_ops that touch hardware or DMA buffers (fault,
+ *		access) run in its section; remove() unplugs it, and faults
+ *		then raise SIGBUS, access fails
  * @lock:	protects @mappings and serialises port resets
  * @mappings:	address spaces holding VMAs of this device (struct
  *		uio_fpga_mapping), zapped at remove()
@@ -82,8 +80,7 @@ struct uio_fpga {
 	struct kref kref;
 	struct uio_info info;
 	struct fpga_dfl_device *fdev;
-	struct rw_semaphore unplug;
-	bool gone;
+	struct fpga_dfl_unplug unplug;
 	struct mutex lock;	/* mappings, resets */
 	struct list_head mappings;
 	spinlock_t irq_lock;	/* irq_disabled */

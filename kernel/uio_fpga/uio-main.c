@@ -18,8 +18,8 @@
  * empty buffers.
  *
  * remove() may run while user space holds the device open and mapped:
- * it unregisters the UIO device (read() then fails, no new mmap), marks
- * the device gone and zaps every mapping (later accesses raise SIGBUS),
+ * it unregisters the UIO device (read() then fails, no new mmap), unplugs
+ * the device (fpga_dfl_unplug()) and zaps every mapping (later accesses raise SIGBUS),
  * stops the AFU by resetting the port, and only then frees the DMA
  * buffers.
  */
@@ -46,7 +46,10 @@ static DEFINE_MUTEX(uio_fpga_register_lock);
 
 static void uio_fpga_free(struct kref *kref)
 {
-	kfree(container_of(kref, struct uio_fpga, kref));
+	struct uio_fpga *uf = container_of(kref, struct uio_fpga, kref);
+
+	fpga_dfl_unplug_cleanup(&uf->unplug);
+	kfree(uf);
 }
 
 void uio_fpga_put(struct uio_fpga *uf)
@@ -78,8 +81,8 @@ static int uio_fpga_scrub(struct uio_fpga *uf)
 /*
  * struct uio_info.open and .release: the UIO core calls them under its
  * info_lock, so they are serialised with each other and with remove(),
- * which unregisters the device (no release after that) before it sets
- * @gone.
+ * which unregisters the device (no release after that) before it
+ * unplugs it.
  */
 static int uio_fpga_open(struct uio_info *info, struct inode *inode)
 {
@@ -143,8 +146,11 @@ static int uio_fpga_probe(struct fpga_dfl_device *fdev)
 	uf = kzalloc(sizeof(*uf), GFP_KERNEL);
 	if (!uf)
 		return -ENOMEM;
+	if (fpga_dfl_unplug_init(&uf->unplug)) {
+		kfree(uf);
+		return -ENOMEM;
+	}
 	kref_init(&uf->kref);
-	init_rwsem(&uf->unplug);
 	mutex_init(&uf->lock);
 	INIT_LIST_HEAD(&uf->mappings);
 	spin_lock_init(&uf->irq_lock);
@@ -207,9 +213,7 @@ static void uio_fpga_remove(struct fpga_dfl_device *fdev)
 	uio_unregister_device(&uf->info);
 	mutex_unlock(&uio_fpga_register_lock);
 
-	down_write(&uf->unplug);
-	uf->gone = true;
-	up_write(&uf->unplug);
+	fpga_dfl_unplug(&uf->unplug);
 	uio_fpga_revoke_mmaps(uf);
 
 	/*

@@ -6,7 +6,7 @@
  *
  * Pages are inserted by the fault handler, not at mmap() time: a fault
  * runs only on a VMA already linked into its file's address space, and it
- * checks @gone under @unplug.  So remove(), which sets @gone and then
+ * runs in a section of @unplug.  So remove(), which unplugs it and then
  * zaps every address space that holds a VMA of the device, cannot miss a
  * mapping being set up concurrently, and a later access raises SIGBUS.
  * (A page table filled in the mmap handler could land after the zap.)
@@ -126,9 +126,11 @@ static vm_fault_t uio_fpga_vm_fault(struct vm_fault *vmf)
 			     PAGE_SHIFT;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 	unsigned long pfn;
+	int idx;
 
-	down_read(&uf->unplug);
-	if (uf->gone || page >= (map->size >> PAGE_SHIFT))
+	if (!fpga_dfl_hw_enter(&uf->unplug, &idx))
+		return VM_FAULT_SIGBUS;
+	if (page >= (map->size >> PAGE_SHIFT))
 		goto out;
 	if (map->dma)
 		pfn = map->pfns[page];
@@ -136,7 +138,7 @@ static vm_fault_t uio_fpga_vm_fault(struct vm_fault *vmf)
 		pfn = (map->start >> PAGE_SHIFT) + page;
 	ret = vmf_insert_pfn(vmf->vma, vmf->address, pfn);
 out:
-	up_read(&uf->unplug);
+	fpga_dfl_hw_exit(&uf->unplug, idx);
 	return ret;
 }
 
@@ -151,7 +153,7 @@ static int uio_fpga_vm_access(struct vm_area_struct *vma, unsigned long addr,
 	struct uio_fpga_map *map = vma->vm_private_data;
 	unsigned long offset = uio_fpga_map_offset(vma, map, addr);
 	struct uio_fpga *uf = map->uf;
-	int ret = len;
+	int ret = len, idx;
 
 	if (len <= 0 || offset >= map->size || len > map->size - offset)
 		return -EINVAL;
@@ -161,10 +163,9 @@ static int uio_fpga_vm_access(struct vm_area_struct *vma, unsigned long addr,
 		return ret;
 	ret = len;
 
-	down_read(&uf->unplug);
-	if (uf->gone)
-		ret = -ENODEV;
-	else if (map->dma && write)
+	if (!fpga_dfl_hw_enter(&uf->unplug, &idx))
+		return -ENODEV;
+	if (map->dma && write)
 		memcpy(map->cpu_addr + offset, buf, len);
 	else if (map->dma)
 		memcpy(buf, map->cpu_addr + offset, len);
@@ -172,7 +173,7 @@ static int uio_fpga_vm_access(struct vm_area_struct *vma, unsigned long addr,
 		memcpy_toio(map->regs + offset, buf, len);
 	else
 		memcpy_fromio(buf, map->regs + offset, len);
-	up_read(&uf->unplug);
+	fpga_dfl_hw_exit(&uf->unplug, idx);
 	return ret;
 }
 
@@ -240,9 +241,9 @@ int uio_fpga_mmap(struct uio_info *info, struct vm_area_struct *vma)
 
 /**
  * uio_fpga_revoke_mmaps() - zap every user mapping of the device
- * @uf: the device, @gone already set
+ * @uf: the device, already unplugged
  *
- * Faults after this see @gone and raise SIGBUS.
+ * Faults after this find it unplugged and raise SIGBUS.
  */
 void uio_fpga_revoke_mmaps(struct uio_fpga *uf)
 {

@@ -18,6 +18,7 @@
 #include <linux/mod_devicetable.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/srcu.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -100,6 +101,53 @@ struct fpga_dfl_feature {
 };
 
 /**
+ * struct fpga_dfl_unplug - the unplug guard (dfl-unplug.c)
+ * @srcu:	read sections around every access to the hardware
+ * @gone:	set by fpga_dfl_unplug(); no section is entered after it
+ */
+struct fpga_dfl_unplug {
+	struct srcu_struct srcu;
+	bool gone;
+};
+
+int fpga_dfl_unplug_init(struct fpga_dfl_unplug *up);
+void fpga_dfl_unplug_cleanup(struct fpga_dfl_unplug *up);
+void fpga_dfl_unplug(struct fpga_dfl_unplug *up);
+
+/**
+ * fpga_dfl_hw_enter() - enter a section of @up, to touch the hardware
+ * @up: the guard
+ * @idx: the section's index, for fpga_dfl_hw_exit()
+ *
+ * The section may sleep, but must not wait for user memory (a copy, a
+ * pin): a fault that never resolves (userfaultfd, a stuck FUSE daemon)
+ * would hold up the removal with it.
+ *
+ * Return: true if entered; false, and not entered, once unplugged.
+ */
+static inline bool fpga_dfl_hw_enter(struct fpga_dfl_unplug *up, int *idx)
+{
+	*idx = srcu_read_lock(&up->srcu);
+	if (READ_ONCE(up->gone)) {
+		srcu_read_unlock(&up->srcu, *idx);
+		return false;
+	}
+	return true;
+}
+
+/* Leave the section fpga_dfl_hw_enter() entered */
+static inline void fpga_dfl_hw_exit(struct fpga_dfl_unplug *up, int idx)
+{
+	srcu_read_unlock(&up->srcu, idx);
+}
+
+/* A hint outside a section: only a section's answer holds */
+static inline bool fpga_dfl_unplugged(struct fpga_dfl_unplug *up)
+{
+	return READ_ONCE(up->gone);
+}
+
+/**
  * struct fpga_dfl_device - an FME or a port on the fpga_dfl bus
  * @dev:	the device; released when the last reference is dropped
  * @fiu_id:	DFH_ID_FIU_FME or DFH_ID_FIU_PORT
@@ -121,8 +169,8 @@ struct fpga_dfl_feature {
  * @region:	the fpga_region device the driver puts its upstream-named
  *		node (dfl-fme.N, dfl-port.N) under; NULL if there is none
  *		(the kernel has its own FPGA core)
- * @removed:	the card is being removed: the core no longer reads the
- *		registers (set under fpga_dfl_hw_rwsem held for writing)
+ * @unplug:	the core's own register reads (the netlink dump) run in its
+ *		sections; fpga_dfl_card_remove() unplugs it first
  *
  * Everything here describes hardware: it must not be touched after the
  * bound driver's remove() has returned, because the card may be gone.
@@ -145,7 +193,7 @@ struct fpga_dfl_device {
 	u64 afu_guid_h;
 	const char *driver_override;
 	struct device *region;
-	bool removed;
+	struct fpga_dfl_unplug unplug;
 };
 
 #define to_fpga_dfl_device(d) container_of(d, struct fpga_dfl_device, dev)

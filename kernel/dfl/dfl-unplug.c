@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The one unplug guard of the suite, in the shape of DRM's drm_dev_enter(),
+ * drm_dev_exit() and drm_dev_unplug(): every access to a card's registers
+ * or to what a driver set up on them runs in a read section, entered only
+ * while the guard is not unplugged; removal marks it unplugged and waits
+ * for the sections already in.  The core guards each FIU (its netlink dump
+ * reads registers), and each driver guards its own binding (fpga_port,
+ * fpga_fme, uio_fpga).
+ *
+ * SRCU rather than a rwsem: a section may sleep, and file operations and
+ * faults run in sections under mmap_lock while mmap takes mmap_lock too,
+ * so a reader must never wait for a removal in progress.
+ */
+#include <linux/module.h>
+
+#include <fpga-suite/dfl-core.h>
+
+/**
+ * fpga_dfl_unplug_init() - a guard, not unplugged
+ * @up: the guard
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int fpga_dfl_unplug_init(struct fpga_dfl_unplug *up)
+{
+	up->gone = false;
+	return init_srcu_struct(&up->srcu);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_unplug_init);
+
+/**
+ * fpga_dfl_unplug_cleanup() - free what fpga_dfl_unplug_init() set up
+ * @up: the guard, with no section in (unplugged, or never entered)
+ *
+ * Context: process context; may sleep.
+ */
+void fpga_dfl_unplug_cleanup(struct fpga_dfl_unplug *up)
+{
+	cleanup_srcu_struct(&up->srcu);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_unplug_cleanup);
+
+/**
+ * fpga_dfl_unplug() - refuse new sections and wait for those in
+ * @up: the guard
+ *
+ * When this returns, nothing runs in a section of @up and nothing will:
+ * fpga_dfl_hw_enter() fails from now on.  Must not be called in a section.
+ *
+ * Context: process context; may sleep.
+ */
+void fpga_dfl_unplug(struct fpga_dfl_unplug *up)
+{
+	WRITE_ONCE(up->gone, true);
+	synchronize_srcu(&up->srcu);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_unplug);
