@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libfpga NLB0 loopback: the OPAE hello_fpga flow (dfl.md section 7) on a
- * port whose AFU is the NLB0 loopback.  The register offsets follow
- * kernel/include/fpga-suite/dfl-regs.h.
+ * port whose AFU is the NLB0 loopback.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,24 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <fpga/nlb0.h>
+
 #include "fpga.h"
 #include "probes.h"
 
-#define NLB_DSM_BASEL		0x110
-#define NLB_SRC_ADDR		0x120
-#define NLB_DST_ADDR		0x128
-#define NLB_NUM_LINES		0x130
-#define NLB_CTL			0x138
-#define NLB_CTL_RESET_N		0x1
-#define NLB_CTL_START		0x2
-#define NLB_CTL_STOP		0x4
-#define NLB_CFG			0x140
-#define NLB_CFG_LPBK1		0x42000	/* loopback mode, as hello_fpga */
-#define NLB_STATUS1		0x168
-#define NLB_DSM_STATUS		0x40	/* in the DSM: bit 0 = done */
-#define NLB_DSM_CLOCKS		0x48
-#define NLB_DSM_SIZE		4096
-#define NLB_CACHE_LINE		64
 #define NLB_PAGE		4096
 
 struct nlb_buf {
@@ -160,7 +146,7 @@ static int nlb_program(struct fpga_port *port, const struct nlb_buf *src,
 	if (!ret)
 		ret = fpga_mmio_write64(port, NLB_NUM_LINES, lines);
 	if (!ret)
-		ret = fpga_mmio_write64(port, NLB_CFG, NLB_CFG_LPBK1);
+		ret = fpga_mmio_write64(port, NLB_CFG, NLB_CFG_HELLO);
 	return ret;
 }
 

@@ -5,7 +5,7 @@
  * port as dma-bufs, and completion comes from the port's DMA fence on the
  * destination (the AFU raises user interrupt 0 when NLB_CFG bit 28 is
  * set), waited for with poll() on the dma-buf.  The DSM stays ordinary
- * memory.  The register offsets are those of nlb.c.
+ * memory.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,26 +14,12 @@
 
 #include <drm/vgem_ext_drm.h>
 #include <linux/fpga-suite.h>
+#include <fpga/nlb0.h>
 
 #include "fpga_vgem.h"
 #include "probes.h"
 
-#define NLB_DSM_BASEL		0x110
-#define NLB_SRC_ADDR		0x120
-#define NLB_DST_ADDR		0x128
-#define NLB_NUM_LINES		0x130
-#define NLB_CTL			0x138
-#define NLB_CTL_RESET_N		0x1
-#define NLB_CTL_START		0x2
-#define NLB_CTL_STOP		0x4
-#define NLB_CFG			0x140
-#define NLB_CFG_LPBK1		0x42000
-#define NLB_CFG_IRQ_ON_DONE	(1u << 28)
-#define NLB_STATUS1		0x168
-#define NLB_DSM_STATUS		0x40
-#define NLB_DSM_CLOCKS		0x48
 #define NLB_PAGE		4096
-#define NLB_CACHE_LINE		64
 #define NLB_DONE_VECTOR		0
 
 struct nlb_vgem_buf {
@@ -113,7 +99,7 @@ static int nlb_vgem_program(struct fpga_port *port, uint64_t dsm,
 		ret = fpga_mmio_write64(port, NLB_NUM_LINES, lines);
 	if (!ret)
 		ret = fpga_mmio_write64(port, NLB_CFG,
-					NLB_CFG_LPBK1 | NLB_CFG_IRQ_ON_DONE);
+					NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
 	return ret;
 }
 
