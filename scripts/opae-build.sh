@@ -3,29 +3,35 @@
 #
 # Build the parts of the OPAE SDK the interoperability tests run (libopae-c,
 # its xfpga plugin, fpgainfo, hello_fpga, hello_events) from the
-# unmodified snapshot in ../shared/third_party, offline, and install them
-# under a root of their own (prefix /usr) for the VM's initramfs.  OPAE is a test client, not
-# part of the suite: the build is cached outside the repository, keyed by
-# the snapshot and this script, like the debug kernel.
+# unmodified snapshot beside the checkout (../shared/third_party), offline,
+# and install them under a root of their own (prefix /usr) for the VM's
+# initramfs.  OPAE is a test client, not part of the suite: the build is
+# cached outside the repository, keyed by the snapshot and this script,
+# like the debug kernel.
 #
 # usage: opae-build.sh          build if needed; print the root
 #        opae-build.sh --path   print the root if it is built, else fail
 #   OPAE_TARBALL=FILE  the snapshot (default: opae-sdk-*.tar.xz in
-#                      ../shared/third_party or /work/shared/third_party)
+#                      ../shared/third_party of the checkout, or of the
+#                      local repository it was cloned from)
 #   FPGA_SUITE_CACHE=DIR  the cache (default ~/.cache/fpga-suite)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}
 tarball=${OPAE_TARBALL:-}
-# Beside the checkout, or (a clone elsewhere, as CI makes) the workplace's
+beside=$(cd "$top/.." && pwd)/shared/third_party
+# Beside the checkout; a clone elsewhere (as CI makes) finds it beside the
+# local repository it was cloned from
 if [ -z "$tarball" ]; then
-	for f in "$top"/../shared/third_party/opae-sdk-*.tar.xz \
-		/work/shared/third_party/opae-sdk-*.tar.xz; do
-		[ -f "$f" ] && { tarball=$f; break; }
+	origin=$(git -C "$top" config --get remote.origin.url 2>/dev/null || :)
+	for d in "$beside" ${origin:+"$origin/../shared/third_party"}; do
+		for f in "$d"/opae-sdk-*.tar.xz; do
+			[ -f "$f" ] && { tarball=$f; break 2; }
+		done
 	done
 fi
 [ -n "$tarball" ] && [ -f "$tarball" ] || {
-	echo "opae-build: no OPAE SDK snapshot (OPAE_TARBALL=FILE)" >&2
+	echo "opae-build: no OPAE SDK snapshot: set OPAE_TARBALL=FILE${OPAE_TARBALL:+ (not a file: $OPAE_TARBALL)}, or put opae-sdk-*.tar.xz in $beside" >&2
 	exit 1
 }
 key=$(cat "$tarball" "$0" | sha256sum | cut -c1-12)

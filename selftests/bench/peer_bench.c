@@ -43,7 +43,6 @@
 #include "bench_util.h"
 
 #define PEER_DIR	"/ksft/bench/peer"
-#define AFU_SCRATCH	0x1000
 #define HUGE_2M		(2UL << 20)
 #define MAP_4K_LEN	(1UL << 20)
 #define TARGET		1.0
@@ -227,8 +226,8 @@ static void bench_mmio(struct side *o, struct side *u)
 	const long n = 1 << 20;
 	double to, tu;
 
-	BEST_PAIR(7, to, bench_read_loop(o->afu + AFU_SCRATCH / 8, n),
-		  tu, bench_read_loop(u->afu + AFU_SCRATCH / 8, n));
+	BEST_PAIR(7, to, bench_read_loop(o->afu + NLB_SCRATCH / 8, n),
+		  tu, bench_read_loop(u->afu + NLB_SCRATCH / 8, n));
 	add_pair("mmio_read64", to / n, tu / n, "ns/access");
 }
 

@@ -33,14 +33,13 @@
 #include "nlb_util.h"
 #include "bench_util.h"
 
-#define SCRATCH		0x1000	/* AFU registers the NLB model ignores */
 
 #define MMIO_REPS	9
 #define DMA_REPS	7
 
 static void bench_mmio(volatile uint64_t *afu)
 {
-	volatile uint64_t *anon, *regs = afu + SCRATCH / 8;
+	volatile uint64_t *anon, *regs = afu + NLB_SCRATCH / 8;
 	long iters = 1 << 20;
 	double t_mmio, t_anon, t_sys;
 	char path[64];
@@ -148,7 +147,7 @@ static void loopback(volatile uint64_t *afu, int efd, const struct dma_buf *dsm,
 	uint64_t n;
 
 	memset(dsm->va, 0, 64 * 2);
-	nlb_start(afu, dsm->iova, src, dst, len / NLB_LINE,
+	nlb_start(afu, dsm->iova, src, dst, len / NLB_CACHE_LINE,
 		  NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
 	if (read(efd, &n, 8) != 8 ||
 	    !(((volatile uint64_t *)dsm->va)[NLB_DSM_STATUS / 8] & 1)) {
@@ -156,7 +155,7 @@ static void loopback(volatile uint64_t *afu, int efd, const struct dma_buf *dsm,
 			(unsigned long long)len);
 		exit(1);
 	}
-	nlb_write(afu, NLB_CTL, 7);
+	nlb_write(afu, NLB_CTL, NLB_CTL_HALT);
 }
 
 /*

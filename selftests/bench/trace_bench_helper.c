@@ -15,11 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fpga/nlb0.h>
+
 #include "fpga.h"
 #include "bench_util.h"
-
-/* NLB0's SRC_ADDR: a plain read-write register, free until a run starts */
-#define NLB_SRC_ADDR	0x120
 
 int main(int argc, char **argv)
 {
@@ -40,6 +39,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t0 = bench_now_ms();
+	/* NLB0's SRC_ADDR: a plain read-write register until a run starts */
 	if (!strcmp(argv[2], "mmio_write")) {
 		for (i = 0; i < n && !ret; i++)
 			ret = fpga_mmio_write64(port, NLB_SRC_ADDR, i);

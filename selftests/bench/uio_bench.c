@@ -41,7 +41,6 @@
 #include "nlb_util.h"
 #include "bench_util.h"
 
-#define SCRATCH		0x1000	/* AFU registers the NLB model ignores */
 #define MMIO_REPS	9
 #define IRQ_ROUNDS	200
 #define IRQ_REPS	7
@@ -84,7 +83,7 @@ static void progress(void)
 static void bench_mmio(volatile uint64_t *afu, const char *via, double *rd,
 		       double *wr)
 {
-	volatile uint64_t *anon, *regs = afu + SCRATCH / 8;
+	volatile uint64_t *anon, *regs = afu + NLB_SCRATCH / 8;
 	long iters = 1 << 20;
 	double t_mmio, t_anon;
 	char name[48];

@@ -46,7 +46,7 @@ static inline int nlb_copy_check(int fd)
 		goto out_src;
 	memset(src.va, 0xa5, src.len);
 	memset(dst.va, 0, dst.len);
-	nlb_start(afu, dsm.iova, src.iova, dst.iova, src.len / NLB_LINE,
+	nlb_start(afu, dsm.iova, src.iova, dst.iova, src.len / NLB_CACHE_LINE,
 		  NLB_CFG_HELLO);
 	ret = nlb_wait(afu, dsm.va, 10000);
 	if (!ret && memcmp(src.va, dst.va, src.len))

@@ -312,8 +312,7 @@ t_card_del()
 	return 0
 }
 
-echo "TAP version 13"
-echo "1..11"
+ktap_plan 11
 t "setup: a simulated card with two ports" setup || ktap_no_setup 11
 t "the card is a PCI function of fpga_sim's bus" t_pci_function
 t "a region per port, of class fpga_region, under the card's function" t_regions

@@ -192,8 +192,7 @@ t_dfl_bus()
 	unload_suite && rmmod dfl_bus_squatter
 }
 
-echo "TAP version 13"
-echo "1..5"
+ktap_plan 5
 if kernel_has_fpga_region; then
 	t "setup: the suite loads with the kernel's fpga_region" setup_kernel_class ||
 		ktap_no_setup 5

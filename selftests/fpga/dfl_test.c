@@ -357,7 +357,7 @@ TEST_F(dfl, feature_registers_on_the_afu)
 	EXPECT_EQ(1, irq_num(fd, DFL_FPGA_PORT_ERR_GET_IRQ_NUM));
 	afu = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, afu);
-	EXPECT_EQ(0xf89e433683f9040bULL, afu[1]);	/* NLB0's GUID_L */
+	EXPECT_EQ(NLB0_AFU_GUID_L, afu[1]);
 	munmap((void *)afu, 4096);
 	close(fd);
 }

@@ -83,7 +83,7 @@ static void loopback_window(struct __test_metadata *_metadata,
 			    FIXTURE_DATA(dma) *self, uint64_t map_len,
 			    uint64_t ofs, uint64_t len)
 {
-	uint64_t lines = (len + NLB_LINE - 1) / NLB_LINE, i, end;
+	uint64_t lines = (len + NLB_CACHE_LINE - 1) / NLB_CACHE_LINE, i, end;
 	struct dma_buf src = { 0 }, dst = { 0 };
 	uint8_t *s, *d;
 
@@ -111,7 +111,7 @@ static void loopback_window(struct __test_metadata *_metadata,
 		if (((uint8_t *)dst.va)[i])
 			break;
 	EXPECT_EQ(ofs, i);
-	end = ofs + lines * NLB_LINE;
+	end = ofs + lines * NLB_CACHE_LINE;
 	for (i = end; i < dst.len && i < end + (1 << 20); i++)
 		if (((uint8_t *)dst.va)[i])
 			break;
@@ -577,7 +577,7 @@ TEST_F_TIMEOUT(dma, closed_files_buffers_wait_for_a_reset, 120)
 	ASSERT_EQ(0, dma_buf_alloc(a, len, &src));
 	ASSERT_EQ(0, dma_buf_alloc(a, 4096, &dsm));
 	memset(src.va, 0x5a, len);
-	nlb_start(self->afu, dsm.iova, src.iova, dst.iova, len / NLB_LINE,
+	nlb_start(self->afu, dsm.iova, src.iova, dst.iova, len / NLB_CACHE_LINE,
 		  NLB_CFG_HELLO);
 	close(a);
 	/* Still mapped and charged: the AFU may be using them */
@@ -687,7 +687,7 @@ TEST(port_cannot_reach_another_ports_buffers)
 		    fd[1], 0);
 	ASSERT_NE(MAP_FAILED, afu1);
 
-	nlb_start(afu1, dsm.iova, secret.iova, dst.iova, 4096 / NLB_LINE,
+	nlb_start(afu1, dsm.iova, secret.iova, dst.iova, 4096 / NLB_CACHE_LINE,
 		  NLB_CFG_HELLO);
 	EXPECT_EQ(0, wait_efd(efd, 5000, &count));
 	num = sim_port_number_at(card, 1);
@@ -804,7 +804,7 @@ TEST_F(dma_untranslated, root_gets_physical_addresses)
 
 	for (i = 0; i < 4096; i++)
 		((uint8_t *)src.va)[i] = (uint8_t)(i * 13 + 5);
-	nlb_start(self->afu, dsm.iova, src.iova, dst.iova, 4096 / NLB_LINE,
+	nlb_start(self->afu, dsm.iova, src.iova, dst.iova, 4096 / NLB_CACHE_LINE,
 		  NLB_CFG_HELLO);
 	ASSERT_EQ(0, nlb_wait(self->afu, dsm.va, 10000));
 	EXPECT_EQ(0, memcmp(src.va, dst.va, 4096));

@@ -30,36 +30,11 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-num=0
-passed=0
-failed=0
-skipped=0
-COUNT_ONLY=""
-
-
-# t REQUIRES DESCRIPTION FUNCTION; REQUIRES is "none" or "e2e"
-t()
+# why_not e2e: why the end-to-end tests cannot run, for needs
+why_not()
 {
-	num=$((num + 1))
-	[ -n "$COUNT_ONLY" ] && return
-	if [ "$1" = e2e ] && [ -z "$E2E_OK" ]; then
-		echo "ok $num $2 # SKIP $WHY_NO_E2E"
-		skipped=$((skipped + 1))
-		return
-	fi
-	if $3; then
-		echo "ok $num $2"
-		passed=$((passed + 1))
-	else
-		echo "not ok $num $2"
-		failed=$((failed + 1))
-	fi
+	[ -z "$E2E_OK" ] && echo "$WHY_NO_E2E"
 }
-
-
-
-
-
 
 # ---- no hardware ----
 
@@ -186,28 +161,18 @@ t_loop_64m()
 
 all_tests()
 {
-	t none "help lists buf and --alloc" t_help
-	t none "buf and --alloc usage errors" t_usage
-	t none "buf list without vgem_ext fails cleanly" t_no_device
+	t "help lists buf and --alloc" t_help
+	t "buf and --alloc usage errors" t_usage
+	t "buf list without vgem_ext fails cleanly" t_no_device
 	[ -z "$COUNT_ONLY" ] && setup_e2e
-	t e2e "e2e: buf list and info" t_list
-	t e2e "e2e: buf create, text and JSON, and too large" t_create
-	t e2e "e2e: buf export to a command that imports it" t_export_import
-	t e2e "e2e: buf import of a vgem buffer" t_import_vgem
-	t e2e "e2e: dma loopback 4 KiB --alloc vgem" t_loop_4k
-	t e2e "e2e: dma loopback 1 MiB --alloc vgem --wc" t_loop_1m_wc
-	t e2e "e2e: dma loopback 64 MiB --alloc vgem (JSON)" t_loop_64m
+	t "e2e: buf list and info" needs e2e t_list
+	t "e2e: buf create, text and JSON, and too large" needs e2e t_create
+	t "e2e: buf export to a command that imports it" needs e2e t_export_import
+	t "e2e: buf import of a vgem buffer" needs e2e t_import_vgem
+	t "e2e: dma loopback 4 KiB --alloc vgem" needs e2e t_loop_4k
+	t "e2e: dma loopback 1 MiB --alloc vgem --wc" needs e2e t_loop_1m_wc
+	t "e2e: dma loopback 64 MiB --alloc vgem (JSON)" needs e2e t_loop_64m
 }
 
-COUNT_ONLY=1
-all_tests
-plan=$num
-COUNT_ONLY=""
-num=0
-echo "TAP version 13"
-echo "1..$plan"
-all_tests
-echo "# $passed passed, $failed failed, $skipped skipped"
-[ $failed -gt 0 ] && exit 1
-[ $passed -eq 0 ] && exit 4
-exit 0
+ktap_run all_tests
+ktap_done

@@ -2,9 +2,20 @@
 #
 # Helpers shared by the fpgactl_*_test.sh scripts (sourced, not run):
 # run a command and check its exit status, stderr and stdout, printing
-# KTAP diagnostics.  The caller sets T, a scratch directory.
+# KTAP diagnostics.  The caller sets T, a scratch directory, and defines
+# why_not (below).
 
 . "$(dirname "$0")/ktap_lib.sh"
+
+# needs REQUIRES COMMAND...: for t: COMMAND, or a skip for the reason
+# "why_not REQUIRES" prints (each script's own; nothing: COMMAND can run)
+needs()
+{
+	WHY=$(why_not "$1")
+	shift
+	[ -n "$WHY" ] && return $KSFT_SKIP
+	"$@"
+}
 
 # run CMD...: $RC, stdout in $T/out, stderr in $T/err
 run()

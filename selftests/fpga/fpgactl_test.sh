@@ -17,7 +17,6 @@
 # 4 nothing ran.
 
 FPGACTL=${FPGACTL:-fpgactl}
-KSFT_SKIP=4
 NLB0_AFU_ID=d8424dc4a4a3c413f89e433683f9040b
 NLB_DOORBELL=0x180
 
@@ -47,46 +46,19 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# ---- KTAP and helpers ----
+# ---- helpers ----
 
-num=0
-passed=0
-failed=0
-skipped=0
-COUNT_ONLY=""
-
-
-# t REQUIRES DESCRIPTION FUNCTION: one test.  REQUIRES is "none", "sim"
+# why_not REQUIRES: why a test cannot run, for needs.  REQUIRES is "sim"
 # (fpga_sim and a card), "drv" (also the port driver) or "uirq" (also
 # user interrupt vectors).
-t()
+why_not()
 {
-	num=$((num + 1))
-	[ -n "$COUNT_ONLY" ] && return
-	why=""
 	case "$1" in
-	sim) [ -z "$SIM_OK" ] && why=$WHY_NO_SIM ;;
-	drv) [ -z "$DRV_OK" ] && why=$WHY_NO_DRV ;;
-	uirq) [ -z "$UIRQ_OK" ] && why=$WHY_NO_UIRQ ;;
+	sim) [ -z "$SIM_OK" ] && echo "$WHY_NO_SIM" ;;
+	drv) [ -z "$DRV_OK" ] && echo "$WHY_NO_DRV" ;;
+	uirq) [ -z "$UIRQ_OK" ] && echo "$WHY_NO_UIRQ" ;;
 	esac
-	if [ -n "$why" ]; then
-		echo "ok $num $2 # SKIP $why"
-		skipped=$((skipped + 1))
-		return
-	fi
-	if $3; then
-		echo "ok $num $2"
-		passed=$((passed + 1))
-	else
-		echo "not ok $num $2"
-		failed=$((failed + 1))
-	fi
 }
-
-
-
-
-
 
 # ---- the command line, no FPGA needed ----
 
@@ -693,55 +665,45 @@ t_sim_del()
 
 all_tests()
 {
-	t none "help lists every command" t_help
-	t none "help at every level" t_help_levels
-	t none "unknown commands and options are usage errors" t_usage_commands
-	t none "missing arguments are usage errors" t_usage_missing
-	t none "bad numbers, widths and alignment are usage errors" t_usage_numbers
-	t none "bad and missing ports" t_usage_ports
-	t none "perf rejects bad arguments" t_usage_perf
-	t none "trace rejects bad arguments" t_usage_trace
-	t none "trace without tracefs or without the fpga events fails" t_fake_trace
-	t none "sim add and del reject bad arguments" t_usage_sim
+	t "help lists every command" t_help
+	t "help at every level" t_help_levels
+	t "unknown commands and options are usage errors" t_usage_commands
+	t "missing arguments are usage errors" t_usage_missing
+	t "bad numbers, widths and alignment are usage errors" t_usage_numbers
+	t "bad and missing ports" t_usage_ports
+	t "perf rejects bad arguments" t_usage_perf
+	t "trace rejects bad arguments" t_usage_trace
+	t "trace without tracefs or without the fpga events fails" t_fake_trace
+	t "sim add and del reject bad arguments" t_usage_sim
 	[ -z "$COUNT_ONLY" ] && fake_sysfs
-	t none "list from sysfs alone, text and JSON" t_fake_list
-	t none "list without an fpga_dfl bus" t_fake_list_empty
-	t none "errors from sysfs" t_fake_errors
-	t none "sim add and del write new_device and del_device" t_fake_sim
-	t none "perf without the PMU fails" t_fake_perf
+	t "list from sysfs alone, text and JSON" t_fake_list
+	t "list without an fpga_dfl bus" t_fake_list_empty
+	t "errors from sysfs" t_fake_errors
+	t "sim add and del write new_device and del_device" t_fake_sim
+	t "perf without the PMU fails" t_fake_perf
 
 	[ -z "$COUNT_ONLY" ] && setup_e2e
-	t sim "e2e: sim add creates a card with 2 ports" t_sim_add
-	t sim "e2e: list shows the card's FME and ports" t_list
-	t drv "e2e: info" t_info
-	t drv "e2e: the upstream names dfl-port.N, its node and path" t_upstream_names
-	t drv "e2e: reset" t_reset
-	t drv "e2e: mmio read of the AFU DFH" t_mmio_dfh
-	t drv "e2e: mmio outside region 0 fails" t_mmio_bounds
-	t drv "e2e: mmio write reads back" t_mmio_write
-	t drv "e2e: dma loopback 64 B" t_dma_64
-	t drv "e2e: dma loopback 4 KiB" t_dma_4k
-	t drv "e2e: dma loopback 1 MiB" t_dma_1m
-	t drv "e2e: dma loopback 64 MiB (JSON)" t_dma_64m
-	t drv "e2e: errors and --clear" t_errors
-	t drv "e2e: perf PORT -- dma loopback counts exactly (JSON)" t_perf_port
-	t drv "e2e: perf CARD --time counts the card's clock" t_perf_card
-	t drv "e2e: list through netlink equals list through sysfs" t_list_netlink
-	t drv "e2e: monitor prints reset events (text, JSON, timeout, signals)" t_monitor
-	t uirq "e2e: irq wait sees a doorbell interrupt" t_irq_doorbell
-	t uirq "e2e: irq wait times out" t_irq_timeout
-	t sim "e2e: sim del removes the card" t_sim_del
+	t "e2e: sim add creates a card with 2 ports" needs sim t_sim_add
+	t "e2e: list shows the card's FME and ports" needs sim t_list
+	t "e2e: info" needs drv t_info
+	t "e2e: the upstream names dfl-port.N, its node and path" needs drv t_upstream_names
+	t "e2e: reset" needs drv t_reset
+	t "e2e: mmio read of the AFU DFH" needs drv t_mmio_dfh
+	t "e2e: mmio outside region 0 fails" needs drv t_mmio_bounds
+	t "e2e: mmio write reads back" needs drv t_mmio_write
+	t "e2e: dma loopback 64 B" needs drv t_dma_64
+	t "e2e: dma loopback 4 KiB" needs drv t_dma_4k
+	t "e2e: dma loopback 1 MiB" needs drv t_dma_1m
+	t "e2e: dma loopback 64 MiB (JSON)" needs drv t_dma_64m
+	t "e2e: errors and --clear" needs drv t_errors
+	t "e2e: perf PORT -- dma loopback counts exactly (JSON)" needs drv t_perf_port
+	t "e2e: perf CARD --time counts the card's clock" needs drv t_perf_card
+	t "e2e: list through netlink equals list through sysfs" needs drv t_list_netlink
+	t "e2e: monitor prints reset events (text, JSON, timeout, signals)" needs drv t_monitor
+	t "e2e: irq wait sees a doorbell interrupt" needs uirq t_irq_doorbell
+	t "e2e: irq wait times out" needs uirq t_irq_timeout
+	t "e2e: sim del removes the card" needs sim t_sim_del
 }
 
-COUNT_ONLY=1
-all_tests
-plan=$num
-COUNT_ONLY=""
-num=0
-echo "TAP version 13"
-echo "1..$plan"
-all_tests
-echo "# $passed passed, $failed failed, $skipped skipped"
-[ $failed -gt 0 ] && exit 1
-[ $passed -eq 0 ] && exit $KSFT_SKIP
-exit 0
+ktap_run all_tests
+ktap_done

@@ -9,7 +9,6 @@
 # Environment: FPGACTL (default fpgactl), FPGACTL_NO_E2E (skip the card).
 
 FPGACTL=${FPGACTL:-fpgactl}
-KSFT_SKIP=4
 NLB_DOORBELL=0x180
 T=$(mktemp -d) || exit 1
 . "$(dirname "$0")/fpgactl_lib.sh"
@@ -25,31 +24,11 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-num=0
-passed=0
-failed=0
-skipped=0
-
-
-# t e2e|none DESCRIPTION FUNCTION
-t()
+# why_not e2e: why the end-to-end tests cannot run, for needs
+why_not()
 {
-	num=$((num + 1))
-	if [ "$1" = e2e ] && [ -n "$CARD" ]; then
-		echo "ok $num $2 # SKIP $CARD"
-		skipped=$((skipped + 1))
-	elif $3; then
-		echo "ok $num $2"
-		passed=$((passed + 1))
-	else
-		echo "not ok $num $2"
-		failed=$((failed + 1))
-	fi
+	echo "$CARD"
 }
-
-
-
-
 
 driver_of() { basename "$(readlink /sys/bus/fpga_dfl/devices/fpga-port.$1/driver)"; }
 
@@ -212,19 +191,15 @@ t_del_card()
 }
 
 setup_card
-echo "TAP version 13"
-echo "1..10"
-t none "bind: usage errors and help" t_usage
-t none "bind: a port that does not exist" t_no_port
-t e2e "bind PORT uio (loads uio_fpga)" t_bind_uio
-t e2e "list and info through uio_fpga" t_list_info
-t e2e "mmio read, write, dump through the UIO map" t_mmio
-t e2e "reset through the sysfs attribute" t_reset
-t e2e "irq wait on the UIO interrupt" t_irq
-t e2e "dma loopback on the kernel's DMA buffers" t_loopback
-t e2e "bind PORT port, and back and forth" t_bind_port
-t e2e "the card goes away while bound to uio_fpga" t_del_card
-echo "# $passed passed, $failed failed, $skipped skipped"
-[ $failed -gt 0 ] && exit 1
-[ $passed -eq 0 ] && exit $KSFT_SKIP
-exit 0
+ktap_plan 10
+t "bind: usage errors and help" t_usage
+t "bind: a port that does not exist" t_no_port
+t "bind PORT uio (loads uio_fpga)" needs e2e t_bind_uio
+t "list and info through uio_fpga" needs e2e t_list_info
+t "mmio read, write, dump through the UIO map" needs e2e t_mmio
+t "reset through the sysfs attribute" needs e2e t_reset
+t "irq wait on the UIO interrupt" needs e2e t_irq
+t "dma loopback on the kernel's DMA buffers" needs e2e t_loopback
+t "bind PORT port, and back and forth" needs e2e t_bind_port
+t "the card goes away while bound to uio_fpga" needs e2e t_del_card
+ktap_done

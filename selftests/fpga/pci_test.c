@@ -27,12 +27,14 @@
 #include <sys/ioctl.h>
 #include <linux/fpga-dfl.h>
 
+#include <fpga/nlb0.h>
+
 #include "kselftest_harness.h"
 #include "pci_util.h"
 #include "perf_util.h"
 #include "uio_util.h"
 
-#define BASIC_GUID0	"d8424dc4a4a3c413f89e433683f9040b"
+#define BASIC_GUID0	NLB0_AFU_ID	/* port 0 holds an NLB0 (basic.json) */
 #define BASIC_GUID1	"00112233445566778899aabbccddeeff"
 #define FUTURE_GUID3	"f0e0d0c0b0a090807060504030201000"
 #define MODULES		"uio_fpga fpga_port fpga_fme fpga_dfl_pci fpga_dfl"
@@ -234,7 +236,7 @@ TEST_F(pci, regions_and_mmap_read_the_image)
 	EXPECT_EQ(0x10000, ri.size);
 	afu = mmap(NULL, ri.size, PROT_READ, MAP_SHARED, fd, ri.offset);
 	ASSERT_NE(MAP_FAILED, afu);
-	EXPECT_EQ(0xf89e433683f9040bULL, afu[1]);	/* GUID_L */
+	EXPECT_EQ(NLB0_AFU_GUID_L, afu[1]);
 	EXPECT_EQ(0x1122334455667788ULL, afu[0x100 / 8]);
 	EXPECT_EQ(0xcafef00dULL, afu[0xff8 / 8]);
 	munmap((void *)afu, ri.size);

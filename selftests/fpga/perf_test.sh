@@ -9,7 +9,6 @@
 # Exit status: 0 all passed (some may be skipped), 1 a test failed,
 # 4 nothing ran.
 
-KSFT_SKIP=4
 NLB_DOORBELL=0x180
 SIM=/sys/bus/fpga_sim
 CPU1=/sys/devices/system/cpu/cpu1/online
@@ -300,14 +299,10 @@ t_unplug()
 	[ ! -d "$(pmu_dir "$B")" ] || { diag "fpga_pmu_$B still there"; return 1; }
 }
 
-echo "TAP version 13"
-echo "1..10"
-if ! command -v perf > /dev/null; then
-	echo "# perf not found"
-	exit $KSFT_SKIP
-fi
+command -v perf > /dev/null || ktap_skip_all "perf not found"
+ktap_plan 10
 if ! setup; then
-	echo "# setup failed: no simulated cards with PMUs"
+	diag "setup failed: no simulated cards with PMUs"
 	exit 1
 fi
 t "perf list shows every event of each card" t_list

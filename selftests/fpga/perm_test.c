@@ -43,7 +43,6 @@
 #define NOBODY		65534
 #define FPGA_GID	200	/* group fpga of the VM (scripts/vm/init) */
 #define PAGE		4096
-#define SCRATCH		0x1000	/* an AFU register the NLB model ignores */
 #define MARK		0x5a5a5a5a12345678ULL
 
 /* Columns: users, then cards */
@@ -272,7 +271,7 @@ static int op_mmap(struct cell *c)
 	p = mmap(NULL, len, r->prot, MAP_SHARED, c->fd, (off_t)r->map * PAGE);
 	if (p == MAP_FAILED)
 		return -errno;
-	reg = (volatile uint64_t *)((char *)p + (len > PAGE ? SCRATCH : 0));
+	reg = (volatile uint64_t *)((char *)p + (len > PAGE ? NLB_SCRATCH : 0));
 	switch (r->remote) {
 	case LOCAL:
 		break;

@@ -105,7 +105,7 @@ static int loopback(FIXTURE_DATA(pmu) *self, uint64_t len)
 	memset(src.va, 0x5a, len);
 	memset(self->dsm.va, 0, 4096);
 	nlb_start(self->afu, self->dsm.iova, src.iova, dst.iova,
-		  len / NLB_LINE, NLB_CFG_HELLO);
+		  len / NLB_CACHE_LINE, NLB_CFG_HELLO);
 	ret = nlb_wait(self->afu, self->dsm.va, 60000);
 	if (!ret && memcmp(src.va, dst.va, len))
 		ret = -EIO;
@@ -322,7 +322,7 @@ TEST_F(pmu, dma_fault_exact)
 		usleep(1000);
 	EXPECT_EQ(1, perf_count(faults));
 	EXPECT_EQ(0, perf_count(bytes));
-	nlb_write(self->afu, NLB_CTL, 7);
+	nlb_write(self->afu, NLB_CTL, NLB_CTL_HALT);
 	close(faults);
 	close(bytes);
 }

@@ -19,11 +19,10 @@
 
 #include "kselftest_harness.h"
 #include "sim_util.h"
+#include "nlb_util.h"
 #include "vgem_util.h"
 
 #define AFU_SIZE	(256 * 1024)
-#define NLB0_GUID	"d8424dc4a4a3c413f89e433683f9040b"
-#define NLB_DSM_BASEL	0x110
 
 FIXTURE(port) {
 	unsigned int card;
@@ -125,7 +124,7 @@ TEST_F(port, mmap_reads_afu_header_and_writes_registers)
 	EXPECT_EQ(1, afu[0] >> 60);
 	snprintf(path, sizeof(path), "%s/afu_id", self->sysfs);
 	ASSERT_EQ(0, sysfs_read(path, guid, sizeof(guid)));
-	EXPECT_STREQ(NLB0_GUID, guid);
+	EXPECT_STREQ(NLB0_AFU_ID, guid);
 	snprintf(path, sizeof(path), "%016llx%016llx",
 		 (unsigned long long)afu[2], (unsigned long long)afu[1]);
 	EXPECT_STREQ(guid, path);

@@ -25,7 +25,6 @@
 #include "nlb_util.h"
 
 #define SIM_IOMMU_PARAM	"/sys/module/fpga_sim/parameters/iommu"
-#define SCRATCH		0x1000	/* an AFU register the NLB model ignores */
 #define MAP_LEN		(2 * 4096)
 #define NOBODY		65534
 #define MARK		0x5a5a5a5a12345678ULL
@@ -78,7 +77,7 @@ FIXTURE_SETUP(remote)
 	self->afu = mmap(NULL, MAP_LEN, PROT_READ | PROT_WRITE, MAP_SHARED,
 			 self->fd, self->offset);
 	ASSERT_NE(MAP_FAILED, self->afu);
-	self->afu[SCRATCH / 8] = MARK;
+	self->afu[NLB_SCRATCH / 8] = MARK;
 	/* Others may read the node, as a group member who may only read */
 	ASSERT_EQ(0, chmod(self->node, 0604));
 }
@@ -188,17 +187,17 @@ static int unprivileged_remote_writes(const char *node, off_t offset)
 	afu = mmap(NULL, MAP_LEN, PROT_READ, MAP_SHARED, fd, offset);
 	if (afu == MAP_FAILED)
 		return 15;
-	if (afu[SCRATCH / 8] != MARK)
+	if (afu[NLB_SCRATCH / 8] != MARK)
 		return 16;
 
 	/* A debugger reads ... */
-	if (proc_mem_read(&afu[SCRATCH / 8], &v) || v != MARK)
+	if (proc_mem_read(&afu[NLB_SCRATCH / 8], &v) || v != MARK)
 		return 20;
 	/* ... but does not write what the process itself cannot */
-	ret = proc_mem_write(&afu[SCRATCH / 8], 0x1111);
+	ret = proc_mem_write(&afu[NLB_SCRATCH / 8], 0x1111);
 	if (ret != -EIO)
 		return ret ? 21 : 22;
-	ret = ptrace_poke(&afu[SCRATCH / 8], &v);
+	ret = ptrace_poke(&afu[NLB_SCRATCH / 8], &v);
 	if (ret == 1)
 		return 23;
 	if (ret != -EIO || v != MARK)
@@ -206,11 +205,11 @@ static int unprivileged_remote_writes(const char *node, off_t offset)
 	/* process_vm_writev() pins pages, which a PFN mapping has none of */
 	mine = 0x2222;
 	local = (struct iovec){ .iov_base = &mine, .iov_len = 8 };
-	remote = (struct iovec){ .iov_base = (void *)&afu[SCRATCH / 8],
+	remote = (struct iovec){ .iov_base = (void *)&afu[NLB_SCRATCH / 8],
 				 .iov_len = 8 };
 	if (process_vm_writev(getpid(), &local, 1, &remote, 1, 0) != -1)
 		return 25;
-	if (afu[SCRATCH / 8] != MARK)
+	if (afu[NLB_SCRATCH / 8] != MARK)
 		return 26;
 	munmap((void *)afu, MAP_LEN);
 	close(fd);
@@ -231,7 +230,7 @@ TEST_F_TIMEOUT(remote, read_only_mapping_is_not_written_remotely, 120)
 	EXPECT_EQ(0, WEXITSTATUS(status)) {
 		TH_LOG("step %d failed", WEXITSTATUS(status));
 	}
-	EXPECT_EQ(MARK, self->afu[SCRATCH / 8]);
+	EXPECT_EQ(MARK, self->afu[NLB_SCRATCH / 8]);
 }
 
 /*
@@ -246,12 +245,12 @@ TEST_F_TIMEOUT(remote, only_a_writable_mapping_is_written_remotely, 120)
 
 	ro = mmap(NULL, MAP_LEN, PROT_READ, MAP_SHARED, self->fd, self->offset);
 	ASSERT_NE(MAP_FAILED, ro);
-	EXPECT_EQ(-EIO, proc_mem_write(&ro[SCRATCH / 8], 0x3333));
-	EXPECT_EQ(MARK, self->afu[SCRATCH / 8]);
+	EXPECT_EQ(-EIO, proc_mem_write(&ro[NLB_SCRATCH / 8], 0x3333));
+	EXPECT_EQ(MARK, self->afu[NLB_SCRATCH / 8]);
 	ASSERT_EQ(0, mprotect((void *)ro, MAP_LEN, PROT_READ | PROT_WRITE));
-	EXPECT_EQ(0, proc_mem_write(&ro[SCRATCH / 8], 0x3333));
-	EXPECT_EQ(0x3333, self->afu[SCRATCH / 8]);
-	EXPECT_EQ(0, proc_mem_read(&ro[SCRATCH / 8], &v));
+	EXPECT_EQ(0, proc_mem_write(&ro[NLB_SCRATCH / 8], 0x3333));
+	EXPECT_EQ(0x3333, self->afu[NLB_SCRATCH / 8]);
+	EXPECT_EQ(0, proc_mem_read(&ro[NLB_SCRATCH / 8], &v));
 	EXPECT_EQ(0x3333, v);
 	munmap((void *)ro, MAP_LEN);
 }

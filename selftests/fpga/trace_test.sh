@@ -10,7 +10,6 @@
 # Exit status: 0 all passed (some may be skipped), 1 a test failed,
 # 4 nothing ran.
 
-KSFT_SKIP=4
 SIM=/sys/bus/fpga_sim
 FPGACTL=$(command -v fpgactl)
 NLB_SRC_ADDR=0x120
@@ -229,12 +228,10 @@ t_fpgactl_trace_port()
 	eq "reset ends of port $Q" "$(grep -c "port_reset_end .*port=$Q " "$T/trace")" 0
 }
 
-echo "TAP version 13"
 if ! command -v perf > /dev/null || [ -z "$FPGACTL" ] || ! setup; then
-	echo "1..0 # SKIP needs perf, fpgactl and the suite's modules"
-	exit $KSFT_SKIP
+	ktap_skip_all "needs perf, fpgactl and the suite's modules"
 fi
-echo "1..9"
+ktap_plan 9
 t "perf list shows every fpga tracepoint" t_list
 t "perf stat counts exactly 5 resets" t_reset_count
 t "a loopback records its DMA and engine events with their sizes" t_loopback

@@ -21,9 +21,6 @@
 #include "uio_util.h"
 #include "nlb_util.h"
 
-#define NLB0_GUID_H	0xd8424dc4a4a3c413ULL
-#define NLB0_GUID_L	0xf89e433683f9040bULL
-#define SCRATCH		0x1000	/* an AFU register the NLB model ignores */
 #define PORT_HDR_CTRL	0x38
 #define DMA_SIZE	(1 << 20)
 
@@ -155,7 +152,7 @@ TEST_F(uio, name_and_links)
 	EXPECT_FALSE(path_exists(path));
 	snprintf(path, sizeof(path), DFL_BUS "/devices/%s/afu_id", self->port);
 	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
-	EXPECT_STREQ("d8424dc4a4a3c413f89e433683f9040b", buf);
+	EXPECT_STREQ(NLB0_AFU_ID, buf);
 }
 
 TEST_F(uio, maps_in_sysfs)
@@ -238,10 +235,10 @@ TEST_F(uio, afu_registers_through_the_map)
 
 	ASSERT_NE(NULL, afu);
 	EXPECT_EQ(1, afu[0] >> 60);	/* DFH type: AFU */
-	EXPECT_EQ(NLB0_GUID_L, afu[1]);
-	EXPECT_EQ(NLB0_GUID_H, afu[2]);
-	afu[SCRATCH / 8] = 0x1234567890abcdefULL;
-	EXPECT_EQ(0x1234567890abcdefULL, afu[SCRATCH / 8]);
+	EXPECT_EQ(NLB0_AFU_GUID_L, afu[1]);
+	EXPECT_EQ(NLB0_AFU_GUID_H, afu[2]);
+	afu[NLB_SCRATCH / 8] = 0x1234567890abcdefULL;
+	EXPECT_EQ(0x1234567890abcdefULL, afu[NLB_SCRATCH / 8]);
 
 	hdr = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd,
 		   UIO_MAP_HDR * page);
@@ -264,10 +261,10 @@ TEST_F(uio, debugger_access)
 	mem = open("/proc/self/mem", O_RDWR);
 	ASSERT_GE(mem, 0);
 	EXPECT_EQ(8, pread(mem, &v, 8, (off_t)(uintptr_t)&afu[1]));
-	EXPECT_EQ(NLB0_GUID_L, v);
+	EXPECT_EQ(NLB0_AFU_GUID_L, v);
 	v = 0x5a5a;
-	EXPECT_EQ(8, pwrite(mem, &v, 8, (off_t)(uintptr_t)&afu[SCRATCH / 8]));
-	EXPECT_EQ(0x5a5a, afu[SCRATCH / 8]);
+	EXPECT_EQ(8, pwrite(mem, &v, 8, (off_t)(uintptr_t)&afu[NLB_SCRATCH / 8]));
+	EXPECT_EQ(0x5a5a, afu[NLB_SCRATCH / 8]);
 	close(mem);
 	munmap((void *)afu, NLB_AFU_SIZE);
 }
@@ -279,7 +276,7 @@ TEST_F(uio, csr_write_visible_after_rebinding_to_port)
 	int fd;
 
 	ASSERT_NE(NULL, afu);
-	afu[SCRATCH / 8] = 0xfeedface12345678ULL;
+	afu[NLB_SCRATCH / 8] = 0xfeedface12345678ULL;
 	munmap((void *)afu, NLB_AFU_SIZE);
 	close(self->fd);
 	self->fd = -1;
@@ -290,7 +287,7 @@ TEST_F(uio, csr_write_visible_after_rebinding_to_port)
 	ASSERT_GE(fd, 0);
 	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ, MAP_SHARED, fd, 0);
 	ASSERT_NE(MAP_FAILED, afu);
-	EXPECT_EQ(0xfeedface12345678ULL, afu[SCRATCH / 8]);
+	EXPECT_EQ(0xfeedface12345678ULL, afu[NLB_SCRATCH / 8]);
 	munmap((void *)afu, NLB_AFU_SIZE);
 	close(fd);
 }
@@ -309,7 +306,7 @@ TEST_F(uio, reset_attribute)
 	snprintf(path, sizeof(path), DFL_BUS "/devices/%s/reset", self->port);
 
 	/* A run in progress: reset stops the AFU (CTL reads 0 after) */
-	afu[NLB_CTL / 8] = 1;
+	afu[NLB_CTL / 8] = NLB_CTL_RESET_N;
 	usleep(2000);
 	ASSERT_EQ(0, sysfs_write(path, "1"));
 	EXPECT_EQ(0, afu[NLB_CTL / 8]);
@@ -381,7 +378,7 @@ TEST_F(uio, last_close_resets_and_clears_for_the_next_user)
 	buf = uio_map(self->fd, self->uio, UIO_MAP_DMA0, PROT_READ | PROT_WRITE);
 	ASSERT_NE(MAP_FAILED, buf);
 	memset(buf, 0xa5, DMA_SIZE);
-	afu[NLB_CTL / 8] = 1;
+	afu[NLB_CTL / 8] = NLB_CTL_RESET_N;
 	munmap(buf, DMA_SIZE);
 	munmap((void *)afu, NLB_AFU_SIZE);
 
@@ -477,7 +474,7 @@ TEST_F(uio, unbind_leaves_buffers_to_an_afu_that_did_not_stop)
 	ASSERT_NE(MAP_FAILED, afu);
 	ASSERT_EQ(0, dma_buf_alloc(fd, 4096, &dsm));
 	ASSERT_EQ(0, dma_buf_alloc(fd, 4096, &dst));
-	nlb_start(afu, dsm.iova, old, dst.iova, 4096 / NLB_LINE, NLB_CFG_HELLO);
+	nlb_start(afu, dsm.iova, old, dst.iova, 4096 / NLB_CACHE_LINE, NLB_CFG_HELLO);
 	EXPECT_EQ(0, nlb_wait(afu, dsm.va, 10000));
 	EXPECT_EQ(0x3c, ((uint8_t *)dst.va)[0]);
 	EXPECT_EQ(0x3c, ((uint8_t *)dst.va)[4095]);
@@ -639,12 +636,12 @@ TEST_F(uio, dma_loopback_with_completion_irq)
 	snprintf(path, sizeof(path), DFL_BUS "/devices/%s/reset", self->port);
 	ASSERT_EQ(0, sysfs_write(path, "1"));
 	ASSERT_EQ(0, uio_irq_control(self->fd, 1));
-	nlb_start(afu, dsm_iova, src_iova, dst_iova, DMA_SIZE / NLB_LINE,
+	nlb_start(afu, dsm_iova, src_iova, dst_iova, DMA_SIZE / NLB_CACHE_LINE,
 		  NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
 	EXPECT_TRUE(wait_in(self->fd, 20000));
 	EXPECT_GT(read_count(self->fd), 0);
 	EXPECT_EQ(1, dsm[NLB_DSM_STATUS / 8] & 1);
-	nlb_write(afu, NLB_CTL, 7);
+	nlb_write(afu, NLB_CTL, NLB_CTL_HALT);
 	EXPECT_EQ(0, memcmp(src, dst, DMA_SIZE));
 	EXPECT_EQ(0, sim_count(self, "dma_faults"));
 	munmap((void *)dsm, DMA_SIZE);
@@ -726,7 +723,7 @@ TEST_F(uio, del_device_with_device_open_and_mapped)
 		  uio_map_num(self->uio, UIO_MAP_DMA0, "addr"),
 		  uio_map_num(self->uio, UIO_MAP_DMA0 + 1, "addr"),
 		  uio_map_num(self->uio, UIO_MAP_DMA0 + 2, "addr"),
-		  DMA_SIZE / NLB_LINE, NLB_CFG_HELLO);
+		  DMA_SIZE / NLB_CACHE_LINE, NLB_CFG_HELLO);
 	ASSERT_EQ(0, sim_del(self->card));
 	self->card_gone = 1;
 	expect_all_fault(_metadata, &m);
@@ -747,7 +744,7 @@ TEST_F(uio, switch_drivers_with_mappings_held)
 	for (int round = 0; round < 3; round++) {
 		old_uio[round] = map_afu(_metadata, self);
 		ASSERT_NE(NULL, old_uio[round]);
-		old_uio[round][SCRATCH / 8] = round + 100;
+		old_uio[round][NLB_SCRATCH / 8] = round + 100;
 		old_fd[round] = self->fd;
 
 		ASSERT_EQ(0, port_bind(self->num, "fpga_port"));
@@ -757,7 +754,7 @@ TEST_F(uio, switch_drivers_with_mappings_held)
 		old_port[round] = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE,
 				       MAP_SHARED, port_fd[round], 0);
 		ASSERT_NE(MAP_FAILED, old_port[round]);
-		EXPECT_EQ(round + 100, old_port[round][SCRATCH / 8]);
+		EXPECT_EQ(round + 100, old_port[round][NLB_SCRATCH / 8]);
 
 		ASSERT_EQ(0, port_bind(self->num, "uio_fpga"));
 		EXPECT_TRUE(faults(old_port[round]));
@@ -775,7 +772,7 @@ TEST_F(uio, switch_drivers_with_mappings_held)
 	volatile uint64_t *afu = map_afu(_metadata, self);
 
 	ASSERT_NE(NULL, afu);
-	EXPECT_EQ(NLB0_GUID_L, afu[1]);
+	EXPECT_EQ(NLB0_AFU_GUID_L, afu[1]);
 	munmap((void *)afu, NLB_AFU_SIZE);
 }
 

@@ -862,7 +862,7 @@ static void loopback(struct __test_metadata *_metadata,
 	sync = dmabuf_sync_file(dst.dmabuf);
 	ASSERT_GE(sync, 0);
 	memset(self->dsm.va, 0, 4096);
-	nlb_start(self->afu, self->dsm.iova, src.iova, dst.iova, len / NLB_LINE,
+	nlb_start(self->afu, self->dsm.iova, src.iova, dst.iova, len / NLB_CACHE_LINE,
 		  NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
 	/* No spinning on the DSM: the dma-buf says when it is done */
 	ASSERT_EQ(POLLIN | POLLOUT, dmabuf_wait(dst.dmabuf, 25000));
@@ -875,7 +875,7 @@ static void loopback(struct __test_metadata *_metadata,
 		TH_LOG("first difference at byte %llu of %llu",
 		       (unsigned long long)k, (unsigned long long)len);
 	}
-	nlb_write(self->afu, NLB_CTL, 7);
+	nlb_write(self->afu, NLB_CTL, NLB_CTL_HALT);
 	EXPECT_EQ(0, dma_unmap(self->port, src.iova));
 	EXPECT_EQ(0, dma_unmap(self->port, dst.iova));
 	EXPECT_EQ(-EINVAL, dma_unmap(self->port, dst.iova));
@@ -914,7 +914,7 @@ TEST_F(fpga, loopback_into_vgem_buffer)
 	sync = dmabuf_sync_file(dmabuf);
 	ASSERT_GE(sync, 0);
 	nlb_start(self->afu, self->dsm.iova, src.iova, iova,
-		  256 * 1024 / NLB_LINE, NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
+		  256 * 1024 / NLB_CACHE_LINE, NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
 	ASSERT_EQ(POLLIN | POLLOUT, dmabuf_wait(dmabuf, 8000));
 	EXPECT_EQ(1, sync_file_status(sync));
 	EXPECT_EQ(0, memcmp(src.va, dst, 256 * 1024));

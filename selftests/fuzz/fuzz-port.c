@@ -254,12 +254,13 @@ static void port_nlb(struct worker *w)
 	if (sigsetjmp(fault_jmp, 1) == 0) {
 		afu[NLB_CTL / 8] = 0;
 		afu[NLB_DSM_BASEL / 8] = rnd_iova(w);
-		afu[NLB_CTL / 8] = 1;
+		afu[NLB_CTL / 8] = NLB_CTL_RESET_N;
 		afu[NLB_SRC_ADDR / 8] = rnd_iova(w) >> 6;
 		afu[NLB_DST_ADDR / 8] = rnd_iova(w) >> 6;
 		afu[NLB_NUM_LINES / 8] = below(3) ? below(64) : rnd_value();
-		afu[NLB_CFG / 8] = NLB_CFG_HELLO | (below(2) << 28);
-		afu[NLB_CTL / 8] = 3;
+		afu[NLB_CFG / 8] = NLB_CFG_HELLO |
+				   (below(2) ? NLB_CFG_IRQ_ON_DONE : 0);
+		afu[NLB_CTL / 8] = NLB_CTL_RUN;
 	} else {
 		w->faults++;
 	}

@@ -10,8 +10,9 @@
 # a kernel without KUnit's debugfs.
 #
 # usage: kunit_test.sh [MODULE...]    (default: all of them)
-ksft_skip=4
 KUNIT_DIR=${KUNIT_DIR:-/sys/kernel/debug/kunit}
+
+. "$(dirname "$0")/../fpga/ktap_lib.sh"
 
 # Test module -> its suites; a suite without results is a failure
 suites_of()
@@ -30,9 +31,7 @@ if [ ! -d "$KUNIT_DIR" ]; then
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 fi
 if [ ! -d "$KUNIT_DIR" ]; then
-	echo "TAP version 13"
-	echo "1..0 # SKIP no $KUNIT_DIR (kernel without CONFIG_KUNIT_DEBUGFS)"
-	exit $ksft_skip
+	ktap_skip_all "no $KUNIT_DIR (kernel without CONFIG_KUNIT_DEBUGFS)"
 fi
 
 total=0
@@ -40,10 +39,8 @@ for m in $modules; do
 	total=$((total + $(suites_of "$m" | wc -w)))
 done
 
-echo "TAP version 13"
-echo "1..$total"
-n=0
-failed=0
+ktap_plan $total
+unloaded=0
 for m in $modules; do
 	# A fresh run: results of an earlier load go with its unload
 	if [ -d "/sys/module/$m" ]; then
@@ -52,18 +49,15 @@ for m in $modules; do
 	err=$(modprobe "$m" 2>&1)
 	loaded=$?
 	for s in $(suites_of "$m"); do
-		n=$((n + 1))
 		results=$KUNIT_DIR/$s/results
 		if [ $loaded -ne 0 ]; then
-			echo "# modprobe $m: $err"
-			echo "not ok $n $s # module $m not loaded"
-			failed=1
+			diag "modprobe $m: $err"
+			ktap_result 1 "$s # module $m not loaded"
 			continue
 		fi
 		if [ ! -r "$results" ]; then
-			echo "# no $results: KUnit disabled? (kunit.enable=1 or CONFIG_KUNIT_DEFAULT_ENABLED=y)"
-			echo "not ok $n $s # no results"
-			failed=1
+			diag "no $results: KUnit disabled? (kunit.enable=1 or CONFIG_KUNIT_DEFAULT_ENABLED=y)"
+			ktap_result 1 "$s # no results"
 			continue
 		fi
 		# The file is "KTAP version 1", "1..1", the suite indented, then
@@ -72,16 +66,17 @@ for m in $modules; do
 		last=$(grep -v '^ ' "$results" | tail -n 1)
 		case "$last" in
 		"ok 1 $s"*)
-			echo "ok $n $s${last#ok 1 "$s"}"
+			# its directive (a skip) stays on the line
+			ktap_result 0 "$s${last#ok 1 "$s"}"
 			;;
 		*)
-			echo "not ok $n $s"
-			failed=1
+			ktap_result 1 "$s"
 			;;
 		esac
 	done
 	if [ $loaded -eq 0 ]; then
-		rmmod "$m" || failed=1
+		rmmod "$m" || unloaded=1
 	fi
 done
-exit $failed
+# A module that does not unload fails the run too
+ktap_done && exit $unloaded

@@ -12,19 +12,13 @@
 #include <time.h>
 #include <linux/fpga-dfl.h>
 
+#include <fpga/nlb0.h>	/* user/include: the AFU's registers */
+
+/* The simulated card's AFU region */
 #define NLB_AFU_SIZE		(256 * 1024)
-#define NLB_DSM_BASEL		0x110
-#define NLB_SRC_ADDR		0x120
-#define NLB_DST_ADDR		0x128
-#define NLB_NUM_LINES		0x130
-#define NLB_CTL			0x138
-#define NLB_CFG			0x140
-#define NLB_STATUS1		0x168
-#define NLB_DOORBELL		0x180
-#define NLB_CFG_HELLO		0x42000
-#define NLB_CFG_IRQ_ON_DONE	(1u << 28)
-#define NLB_DSM_STATUS		0x40
-#define NLB_LINE		64
+/* CTL values: out of reset and started; stopped */
+#define NLB_CTL_RUN		(NLB_CTL_RESET_N | NLB_CTL_START)
+#define NLB_CTL_HALT		(NLB_CTL_RUN | NLB_CTL_STOP)
 
 /* A buffer of whole pages, mapped for the AFU */
 struct dma_buf {
@@ -94,12 +88,12 @@ static inline void nlb_start(volatile uint64_t *afu, uint64_t dsm,
 {
 	nlb_write(afu, NLB_CTL, 0);
 	nlb_write(afu, NLB_DSM_BASEL, dsm);
-	nlb_write(afu, NLB_CTL, 1);
-	nlb_write(afu, NLB_SRC_ADDR, src / NLB_LINE);
-	nlb_write(afu, NLB_DST_ADDR, dst / NLB_LINE);
+	nlb_write(afu, NLB_CTL, NLB_CTL_RESET_N);
+	nlb_write(afu, NLB_SRC_ADDR, src / NLB_CACHE_LINE);
+	nlb_write(afu, NLB_DST_ADDR, dst / NLB_CACHE_LINE);
 	nlb_write(afu, NLB_NUM_LINES, lines);
 	nlb_write(afu, NLB_CFG, cfg);
-	nlb_write(afu, NLB_CTL, 3);
+	nlb_write(afu, NLB_CTL, NLB_CTL_RUN);
 }
 
 static inline double now_ms(void)
@@ -121,7 +115,7 @@ static inline int nlb_wait(volatile uint64_t *afu, volatile uint64_t *dsm,
 			return -ETIMEDOUT;
 		usleep(50);
 	}
-	nlb_write(afu, NLB_CTL, 7);
+	nlb_write(afu, NLB_CTL, NLB_CTL_HALT);
 	return 0;
 }
 

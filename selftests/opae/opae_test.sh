@@ -89,19 +89,17 @@ setup()
 {
 	for tool in fpgainfo hello_fpga hello_events; do
 		command -v $tool > /dev/null || {
-			echo "1..0 # SKIP no $tool: OPAE is not in this image (make opae)"
-			exit "$KSFT_SKIP"
+			ktap_skip_all "no $tool: OPAE is not in this image (make opae)"
 		}
 	done
 	grep -qx '0x1af4' /sys/bus/pci/devices/*/vendor 2>/dev/null || {
-		echo "1..0 # SKIP no ivshmem DFL cards (run-vm --pci-cards)"
-		exit "$KSFT_SKIP"
+		ktap_skip_all "no ivshmem DFL cards (run-vm --pci-cards)"
 	}
 	modprobe fpga_dfl_pci && modprobe fpga_sim && modprobe fpga_port &&
 		modprobe fpga_fme ||
-		{ echo "1..0 # modules failed to load"; exit 1; }
+		{ ktap_plan 0 "modules failed to load"; exit 1; }
 	echo "$SIM_ID 2" > $SIM/new_device ||
-		{ echo "1..0 # no simulated card"; exit 1; }
+		{ ktap_plan 0 "no simulated card"; exit 1; }
 	SIM_BDF=$(basename "$(readlink -f "$SIM/devices/fpga_sim$SIM_ID/pci_function")")
 	# ivshmem is not in the driver's id table; every card is probed
 	echo "1af4 1110" > $PCI_DRIVER/new_id
@@ -363,8 +361,7 @@ t_hello_events()
 }
 
 setup
-echo "TAP version 13"
-echo "1..7"
+ktap_plan 7
 t "fpgainfo fme lists every FME" t_fme
 t "fpgainfo port lists every port and AFU" t_port
 t "fpgainfo errors all shows the FMEs' and ports' errors" t_errors

@@ -36,8 +36,6 @@
 #include "perf_util.h"
 #include "uio_util.h"
 
-#define NLB0_GUID_L	0xf89e433683f9040bull
-#define NLB0_GUID_H	0xd8424dc4a4a3c413ull
 #define COPY_LEN	(64 * 1024)
 
 enum { CARD_STEADY, CARD_RESET, CARD_UNPLUG, NUM_CARDS };
@@ -118,7 +116,7 @@ static int nlb_wait_watch(volatile uint64_t *afu, volatile uint64_t *dsm,
 			return -EINTR;
 		usleep(200);
 	}
-	nlb_write(afu, NLB_CTL, 7);
+	nlb_write(afu, NLB_CTL, NLB_CTL_HALT);
 	return 0;
 }
 
@@ -132,7 +130,7 @@ static int nlb_run(volatile uint64_t *afu, struct dma_buf *src,
 	in_access = 1;
 	if (sigsetjmp(bus_jmp, 1) == 0) {
 		nlb_start(afu, dsm->iova, src->iova, dst->iova,
-			  COPY_LEN / NLB_LINE, NLB_CFG_HELLO);
+			  COPY_LEN / NLB_CACHE_LINE, NLB_CFG_HELLO);
 		err = nlb_wait_watch(afu, dsm->va, fd, card, index,
 				     resets_before);
 	} else {
@@ -316,7 +314,7 @@ static void role_map(int role, unsigned int card)
 				if (!port_gone(fd))
 					insane("SIGBUS on the AFU of a live port");
 				sh->tolerated[role]++;
-			} else if (lo != NLB0_GUID_L || hi != NLB0_GUID_H) {
+			} else if (lo != NLB0_AFU_GUID_L || hi != NLB0_AFU_GUID_H) {
 				/* a reset may be under way on the reset card */
 				if (card != cards[CARD_RESET] && !port_gone(fd))
 					insane("AFU GUID %016llx%016llx",

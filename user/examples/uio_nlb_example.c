@@ -35,17 +35,24 @@
 #define MAP_SRC		3	/* dma1: what the AFU reads */
 #define MAP_DST		4	/* dma2: where it writes */
 
-/* NLB0 registers (OPAE hello_fpga), offsets in the AFU map */
-#define NLB_DSM_BASE	0x110	/* status memory, device address in bytes */
+/*
+ * NLB0 registers (OPAE hello_fpga), offsets in the AFU map.  Written out
+ * here so that this file builds alone; the suite's build checks each of
+ * them against its own header (user/include/fpga/nlb0.h).
+ */
+#define NLB_DSM_BASEL	0x110	/* status memory, device address in bytes */
 #define NLB_SRC_ADDR	0x120	/* source, device address / 64 */
 #define NLB_DST_ADDR	0x128	/* destination, device address / 64 */
 #define NLB_NUM_LINES	0x130	/* 64-byte lines to copy */
-#define NLB_CTL		0x138	/* 0 reset, 1 out of reset, 3 start, 7 stop */
+#define NLB_CTL		0x138	/* 0 holds the AFU in reset */
+#define NLB_CTL_RESET_N	0x1	/* out of reset */
+#define NLB_CTL_START	0x2
+#define NLB_CTL_STOP	0x4
 #define NLB_CFG		0x140
 #define NLB_CFG_HELLO	0x42000
-#define NLB_CFG_IRQ	(1u << 28)	/* raise user interrupt 0 when done */
-#define DSM_STATUS	0x40	/* in the status memory: bit 0 = done */
-#define LINE		64
+#define NLB_CFG_IRQ_ON_DONE (1u << 28) /* user interrupt 0 when done */
+#define NLB_DSM_STATUS	0x40	/* in the status memory: bit 0 = done */
+#define NLB_CACHE_LINE	64
 
 #define TIMEOUT_MS	30000
 
@@ -177,7 +184,7 @@ int main(int argc, char **argv)
 	src = d.maps[MAP_SRC].va;
 	dst = d.maps[MAP_DST].va;
 	bytes = argc == 3 ? strtoull(argv[2], NULL, 0) : d.maps[MAP_SRC].size;
-	if (!bytes || bytes % LINE || bytes > d.maps[MAP_SRC].size ||
+	if (!bytes || bytes % NLB_CACHE_LINE || bytes > d.maps[MAP_SRC].size ||
 	    bytes > d.maps[MAP_DST].size) {
 		fprintf(stderr, "uio_nlb_example: BYTES: a multiple of 64 up to %llu\n",
 			(unsigned long long)d.maps[MAP_SRC].size);
@@ -194,24 +201,24 @@ int main(int argc, char **argv)
 
 	/* Step 4: the hello_fpga sequence, with device addresses */
 	reg_write(&d, NLB_CTL, 0);
-	reg_write(&d, NLB_DSM_BASE, d.maps[MAP_DSM].addr);
-	reg_write(&d, NLB_CTL, 1);
-	reg_write(&d, NLB_SRC_ADDR, d.maps[MAP_SRC].addr / LINE);
-	reg_write(&d, NLB_DST_ADDR, d.maps[MAP_DST].addr / LINE);
-	reg_write(&d, NLB_NUM_LINES, bytes / LINE);
-	reg_write(&d, NLB_CFG, NLB_CFG_HELLO | NLB_CFG_IRQ);
+	reg_write(&d, NLB_DSM_BASEL, d.maps[MAP_DSM].addr);
+	reg_write(&d, NLB_CTL, NLB_CTL_RESET_N);
+	reg_write(&d, NLB_SRC_ADDR, d.maps[MAP_SRC].addr / NLB_CACHE_LINE);
+	reg_write(&d, NLB_DST_ADDR, d.maps[MAP_DST].addr / NLB_CACHE_LINE);
+	reg_write(&d, NLB_NUM_LINES, bytes / NLB_CACHE_LINE);
+	reg_write(&d, NLB_CFG, NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
 	irq_enable(&d);
-	reg_write(&d, NLB_CTL, 3);
+	reg_write(&d, NLB_CTL, NLB_CTL_RESET_N | NLB_CTL_START);
 
 	if (irq_wait(&d, &count)) {
 		fprintf(stderr, "uio_nlb_example: no completion interrupt within %d ms (CTL %#llx)\n",
 			TIMEOUT_MS, (unsigned long long)reg_read(&d, NLB_CTL));
 		return 1;
 	}
-	reg_write(&d, NLB_CTL, 7);
+	reg_write(&d, NLB_CTL, NLB_CTL_RESET_N | NLB_CTL_START | NLB_CTL_STOP);
 
 	/* Step 6 */
-	if (!(dsm[DSM_STATUS / 8] & 1)) {
+	if (!(dsm[NLB_DSM_STATUS / 8] & 1)) {
 		fprintf(stderr, "uio_nlb_example: interrupt, but the DSM does not say done\n");
 		return 1;
 	}

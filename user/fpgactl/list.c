@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fpga/nlb0.h>
+
 #include "fpgactl.h"
 
 static void fc_list_one(const struct fpga_dev_info *d)
@@ -29,7 +31,7 @@ static void fc_list_one(const struct fpga_dev_info *d)
 		fc_str("dev", " dev %s", d->devnode);
 	if (d->type == FPGA_DEV_PORT && d->afu_id[0]) {
 		fc_str("afu_id", " afu_id %s", d->afu_id);
-		if (!strcmp(d->afu_id, FPGA_NLB0_AFU_ID))
+		if (!strcmp(d->afu_id, NLB0_AFU_ID))
 			fc_str("afu", " (%s)", "nlb0");
 	}
 	if (d->type == FPGA_DEV_FME) {

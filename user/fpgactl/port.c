@@ -5,6 +5,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <fpga/nlb0.h>
+
 #include "fpgactl.h"
 
 static void fc_region_flags(uint32_t flags)
@@ -113,7 +115,7 @@ int fc_cmd_info(const struct fc_cmd *cmd, int argc, char **argv)
 	fc_text("\n   ");
 	if (d.afu_id[0]) {
 		fc_str("afu_id", " afu_id %s", d.afu_id);
-		if (!strcmp(d.afu_id, FPGA_NLB0_AFU_ID))
+		if (!strcmp(d.afu_id, NLB0_AFU_ID))
 			fc_str("afu", " (%s)", "nlb0");
 	}
 	fc_info_attr(ref, "power_state", "power_state", " power_state %s");

@@ -24,9 +24,6 @@
 #define FPGA_PORT_DFL_PREFIX	"dfl-port."
 #define FPGA_FME_PREFIX		"fpga-fme."
 
-/* NLB0 loopback AFU (dfl.md section 7), as afu_id prints it */
-#define FPGA_NLB0_AFU_ID	"d8424dc4a4a3c413f89e433683f9040b"
-
 /* ---- errors ---- */
 
 /* The last failure's message ("fpga-port.0: ...: Device or resource busy") */

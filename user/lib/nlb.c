@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libfpga NLB0 loopback: the OPAE hello_fpga flow (dfl.md section 7) on a
- * port whose AFU is the NLB0 loopback.  The register offsets follow
- * kernel/include/fpga-suite/dfl-regs.h.
+ * port whose AFU is the NLB0 loopback.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,33 +9,13 @@
 #include <string.h>
 #include <time.h>
 
+#include <fpga/nlb0.h>
+
 #include "fpga.h"
+#include "nlb.h"
 #include "probes.h"
 
-#define NLB_DSM_BASEL		0x110
-#define NLB_SRC_ADDR		0x120
-#define NLB_DST_ADDR		0x128
-#define NLB_NUM_LINES		0x130
-#define NLB_CTL			0x138
-#define NLB_CTL_RESET_N		0x1
-#define NLB_CTL_START		0x2
-#define NLB_CTL_STOP		0x4
-#define NLB_CFG			0x140
-#define NLB_CFG_LPBK1		0x42000	/* loopback mode, as hello_fpga */
-#define NLB_STATUS1		0x168
-#define NLB_DSM_STATUS		0x40	/* in the DSM: bit 0 = done */
-#define NLB_DSM_CLOCKS		0x48
-#define NLB_DSM_SIZE		4096
-#define NLB_CACHE_LINE		64
 #define NLB_PAGE		4096
-
-struct nlb_buf {
-	void *va;
-	uint64_t len;		/* allocated, page multiple */
-	uint64_t iova;
-	bool mapped;
-	bool kernel;		/* uio_fpga's buffer: nothing to free */
-};
 
 static double nlb_now(void)
 {
@@ -65,8 +44,8 @@ static int nlb_buf_uio(struct fpga_port *port, struct nlb_buf *b, unsigned int k
 	return 0;
 }
 
-static int nlb_buf_alloc(struct fpga_port *port, struct nlb_buf *b,
-			 uint64_t len, const char *what)
+int nlb_buf_alloc(struct fpga_port *port, struct nlb_buf *b, uint64_t len,
+		  const char *what)
 {
 	int ret;
 
@@ -86,8 +65,7 @@ static int nlb_buf_alloc(struct fpga_port *port, struct nlb_buf *b,
 	return 0;
 }
 
-/* Unmap and free; keeps the first error message, returns the first error */
-static int nlb_buf_free(struct fpga_port *port, struct nlb_buf *b, int ret)
+int nlb_buf_free(struct fpga_port *port, struct nlb_buf *b, int ret)
 {
 	int err;
 
@@ -102,16 +80,18 @@ static int nlb_buf_free(struct fpga_port *port, struct nlb_buf *b, int ret)
 	return ret;
 }
 
-/* Poll a DSM word written by the AFU until @mask is set */
-static int nlb_wait_done(volatile uint64_t *status, unsigned int timeout_ms)
+/* Poll the DSM's status word until the AFU sets done, or @timeout_ms */
+static int nlb_poll_dsm(struct nlb_run *run, unsigned int timeout_ms)
 {
+	volatile uint64_t *status = (volatile uint64_t *)
+		((char *)run->dsm.va + NLB_DSM_STATUS);
 	double deadline = nlb_now() + timeout_ms / 1000.0;
 	struct timespec nap = { 0, 1000 };
 	unsigned int spins = 0;
 
 	while (!(*status & 1)) {
 		if (nlb_now() > deadline)
-			return -ETIMEDOUT;
+			return 0;	/* the caller reads the DSM again */
 		/* spin briefly, then back off so a slow model gets the CPU */
 		if (++spins > 1000) {
 			nanosleep(&nap, NULL);
@@ -140,39 +120,75 @@ static void nlb_fill(uint64_t *p, uint64_t words)
  * The CSRs are 64-bit registers on the simulated card (and DSM_BASEL/H
  * one 64-bit pair): full-width writes leave no stale upper half behind.
  */
-static int nlb_program(struct fpga_port *port, const struct nlb_buf *src,
-		       const struct nlb_buf *dst, const struct nlb_buf *dsm,
-		       uint64_t lines)
+static int nlb_program(const struct nlb_run *run, uint64_t lines,
+		       uint32_t cfg)
 {
+	struct fpga_port *port = run->port;
 	int ret;
 
-	ret = fpga_mmio_write64(port, NLB_DSM_BASEL, dsm->iova);
+	ret = fpga_mmio_write64(port, NLB_DSM_BASEL, run->dsm.iova);
 	if (!ret)
 		ret = fpga_mmio_write64(port, NLB_CTL, 0);
 	if (!ret)
 		ret = fpga_mmio_write64(port, NLB_CTL, NLB_CTL_RESET_N);
 	if (!ret)
 		ret = fpga_mmio_write64(port, NLB_SRC_ADDR,
-					src->iova / NLB_CACHE_LINE);
+					run->src.iova / NLB_CACHE_LINE);
 	if (!ret)
 		ret = fpga_mmio_write64(port, NLB_DST_ADDR,
-					dst->iova / NLB_CACHE_LINE);
+					run->dst.iova / NLB_CACHE_LINE);
 	if (!ret)
 		ret = fpga_mmio_write64(port, NLB_NUM_LINES, lines);
 	if (!ret)
-		ret = fpga_mmio_write64(port, NLB_CFG, NLB_CFG_LPBK1);
+		ret = fpga_mmio_write64(port, NLB_CFG, NLB_CFG_HELLO | cfg);
 	return ret;
 }
 
-static int fpga_nlb_do_loopback(struct fpga_port *port, uint64_t size,
-				unsigned int timeout_ms,
-				struct fpga_nlb_result *res)
+/* Stop the AFU and wait for its writes to drain (STATUS1) */
+static int nlb_stop(struct fpga_port *port)
 {
-	const char *dev = fpga_port_ref(port)->devnode;
-	struct nlb_buf src = { 0 }, dst = { 0 }, dsm = { 0 };
-	volatile uint64_t *status;
+	double deadline = nlb_now() + 1.0;
 	uint32_t pending = 0;
-	double t0, t1, deadline;
+	int ret;
+
+	ret = fpga_mmio_write64(port, NLB_CTL, NLB_CTL_RESET_N |
+				NLB_CTL_START | NLB_CTL_STOP);
+	do {
+		if (!ret)
+			ret = fpga_mmio_read32(port, NLB_STATUS1, &pending);
+	} while (!ret && pending && nlb_now() < deadline);
+	if (!ret && pending)
+		ret = fpga_set_error(ETIMEDOUT, "%s: the AFU still has requests pending (STATUS1 0x%x)",
+				     fpga_port_ref(port)->devnode, pending);
+	return ret;
+}
+
+/* Compare destination and source; -EIO with the first difference */
+static int nlb_check(const struct nlb_run *run, uint64_t size,
+		     struct fpga_nlb_result *res)
+{
+	const uint8_t *s = run->src.va, *d = run->dst.va;
+	uint64_t i = 0;
+
+	res->verified = !memcmp(s, d, size);
+	if (res->verified)
+		return 0;
+	while (i < size && s[i] == d[i])
+		i++;
+	res->mismatch = i;
+	return fpga_set_error(EIO, "%s: loopback data mismatch at byte 0x%llx of %llu (wrote 0x%02x, read back 0x%02x)",
+			      fpga_port_ref(run->port)->devnode,
+			      (unsigned long long)i, (unsigned long long)size,
+			      s[i], d[i]);
+}
+
+int nlb_loopback(struct nlb_run *run, const struct nlb_ops *ops,
+		 uint64_t size, unsigned int timeout_ms,
+		 struct fpga_nlb_result *res)
+{
+	struct fpga_port *port = run->port;
+	volatile uint64_t *dsm;
+	double t0, t1;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -184,92 +200,94 @@ static int fpga_nlb_do_loopback(struct fpga_port *port, uint64_t size,
 				      (unsigned long long)size,
 				      (unsigned long long)FPGA_NLB_MAX_SIZE);
 
-	if (fpga_port_is_uio(port)) {
-		/* The kernel's buffers: dma0 DSM, dma1 source, dma2 dest */
-		ret = nlb_buf_uio(port, &dsm, 0, NLB_DSM_SIZE, "DSM");
-		if (!ret)
-			ret = nlb_buf_uio(port, &src, 1, size, "source");
-		if (!ret)
-			ret = nlb_buf_uio(port, &dst, 2, size, "destination");
-	} else {
-		ret = nlb_buf_alloc(port, &dsm, NLB_DSM_SIZE, "DSM");
-		if (!ret)
-			ret = nlb_buf_alloc(port, &src, size, "source");
-		if (!ret)
-			ret = nlb_buf_alloc(port, &dst, size, "destination");
-	}
+	ret = ops->alloc(run, size);
 	if (ret)
 		goto out;
-	nlb_fill(src.va, size / 8);
+	nlb_fill(run->src.va, size / 8);
 
 	ret = fpga_port_reset(port);
-	if (ret)
-		goto out;
-	ret = nlb_program(port, &src, &dst, &dsm, size / NLB_CACHE_LINE);
+	if (!ret)
+		ret = nlb_program(run, size / NLB_CACHE_LINE, ops->cfg);
+	if (!ret && ops->arm)
+		ret = ops->arm(run, timeout_ms);
 	if (ret)
 		goto out;
 
-	status = (volatile uint64_t *)((char *)dsm.va + NLB_DSM_STATUS);
+	dsm = run->dsm.va;
 	t0 = nlb_now();
 	ret = fpga_mmio_write64(port, NLB_CTL, NLB_CTL_RESET_N | NLB_CTL_START);
-	if (ret)
-		goto out;
-	ret = nlb_wait_done(status, timeout_ms);
+	if (!ret)
+		ret = ops->wait(run, timeout_ms);
 	t1 = nlb_now();
 	if (ret) {
-		fpga_mmio_write64(port, NLB_CTL, NLB_CTL_RESET_N |
-				  NLB_CTL_START | NLB_CTL_STOP);
-		ret = fpga_set_error(ETIMEDOUT, "%s: loopback of %llu bytes did not complete within %u ms (is the AFU an NLB0? see 'fpgactl info')",
-				     dev, (unsigned long long)size, timeout_ms);
+		nlb_stop(port);
 		goto out;
 	}
-	ret = fpga_mmio_write64(port, NLB_CTL, NLB_CTL_RESET_N |
-				NLB_CTL_START | NLB_CTL_STOP);
+	if (!(dsm[NLB_DSM_STATUS / 8] & 1)) {
+		nlb_stop(port);
+		ret = fpga_set_error(ETIMEDOUT, "%s: loopback of %llu bytes did not complete within %u ms (is the AFU an NLB0? see 'fpgactl info')",
+				     fpga_port_ref(port)->devnode,
+				     (unsigned long long)size, timeout_ms);
+		goto out;
+	}
+	/* Writes still in flight would race with the compare */
+	ret = nlb_stop(port);
 	if (ret)
 		goto out;
-	/* Writes still in flight would race with the compare */
-	deadline = nlb_now() + 1.0;
-	do {
-		ret = fpga_mmio_read32(port, NLB_STATUS1, &pending);
-		if (ret)
-			goto out;
-	} while (pending && nlb_now() < deadline);
-	if (pending) {
-		ret = fpga_set_error(ETIMEDOUT, "%s: the AFU still has requests pending (STATUS1 0x%x)",
-				     dev, pending);
-		goto out;
-	}
 
 	res->bytes = size;
 	res->seconds = t1 - t0;
 	res->gbps = res->seconds > 0 ? size / res->seconds / 1e9 : 0;
-	res->clocks = ((volatile uint64_t *)((char *)dsm.va + NLB_DSM_CLOCKS))[0];
-	res->verified = !memcmp(src.va, dst.va, size);
-	if (!res->verified) {
-		const uint8_t *s = src.va, *d = dst.va;
-		uint64_t i = 0;
-
-		while (i < size && s[i] == d[i])
-			i++;
-		res->mismatch = i;
-		ret = fpga_set_error(EIO, "%s: loopback data mismatch at byte 0x%llx of %llu (wrote 0x%02x, read back 0x%02x)",
-				     dev, (unsigned long long)i,
-				     (unsigned long long)size, s[i], d[i]);
-	}
+	res->clocks = dsm[NLB_DSM_CLOCKS / 8];
+	ret = nlb_check(run, size, res);
 out:
-	ret = nlb_buf_free(port, &dst, ret);
-	ret = nlb_buf_free(port, &src, ret);
-	ret = nlb_buf_free(port, &dsm, ret);
+	return ops->free(run, ret);
+}
+
+/* Ordinary memory, or on uio_fpga the kernel's buffers */
+static int nlb_alloc(struct nlb_run *run, uint64_t size)
+{
+	struct fpga_port *port = run->port;
+	int ret;
+
+	if (fpga_port_is_uio(port)) {
+		/* dma0 DSM, dma1 source, dma2 destination */
+		ret = nlb_buf_uio(port, &run->dsm, 0, NLB_DSM_SIZE, "DSM");
+		if (!ret)
+			ret = nlb_buf_uio(port, &run->src, 1, size, "source");
+		if (!ret)
+			ret = nlb_buf_uio(port, &run->dst, 2, size, "destination");
+		return ret;
+	}
+	ret = nlb_buf_alloc(port, &run->dsm, NLB_DSM_SIZE, "DSM");
+	if (!ret)
+		ret = nlb_buf_alloc(port, &run->src, size, "source");
+	if (!ret)
+		ret = nlb_buf_alloc(port, &run->dst, size, "destination");
 	return ret;
 }
+
+static int nlb_free(struct nlb_run *run, int ret)
+{
+	ret = nlb_buf_free(run->port, &run->dst, ret);
+	ret = nlb_buf_free(run->port, &run->src, ret);
+	return nlb_buf_free(run->port, &run->dsm, ret);
+}
+
+static const struct nlb_ops nlb_ops = {
+	.alloc = nlb_alloc,
+	.free = nlb_free,
+	.wait = nlb_poll_dsm,
+};
 
 int fpga_nlb_loopback(struct fpga_port *port, uint64_t size,
 		      unsigned int timeout_ms, struct fpga_nlb_result *res)
 {
+	struct nlb_run run = { .port = port };
 	int id = fpga_port_ref(port)->id, ret;
 
 	FPGA_PROBE(loopback_start, id, size);
-	ret = fpga_nlb_do_loopback(port, size, timeout_ms, res);
+	ret = nlb_loopback(&run, &nlb_ops, size, timeout_ms, res);
 	FPGA_PROBE(loopback_done, id, size, ret, res->verified, res->clocks);
 	return ret;
 }
