@@ -792,28 +792,3 @@ void fpga_dfl_card_remove(struct fpga_dfl_card *card)
 	fpga_dfl_card_free(card);
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_card_remove);
-
-int fpga_dfl_card_id(const struct fpga_dfl_card *card)
-{
-	return card->id;
-}
-EXPORT_SYMBOL_GPL(fpga_dfl_card_id);
-
-/**
- * fpga_dfl_find_feature() - a private feature of an FME or port
- * @fdev: the FIU
- * @id: feature id
- *
- * Return: the first feature with that id, or NULL.
- */
-struct fpga_dfl_feature *fpga_dfl_find_feature(struct fpga_dfl_device *fdev,
-					       u16 id)
-{
-	unsigned int i;
-
-	for (i = 0; i < fdev->num_features; i++)
-		if (fdev->features[i].id == id)
-			return &fdev->features[i];
-	return NULL;
-}
-EXPORT_SYMBOL_GPL(fpga_dfl_find_feature);

@@ -25,36 +25,6 @@
 /* Every minor there is: a host may have more cards than any fixed count */
 #define FPGA_FME_MINORS		(MINORMASK + 1)
 
-/**
- * struct fpga_fme - an FME
- * @chardev:	the device behind /dev/fpga-fme.N; its release frees this
- * @cdev:	the character device
- * @dfl_node:	/dev/dfl-fme.N, the upstream name, or NULL
- * @unplug:	file operations that touch the hardware run in its section;
- *		remove() unplugs it, and operations then fail with -ENODEV
- * @lock:	protects @open_count and @excl; the last close unbinds
- *		@err_irqs under it
- * @open_count:	number of open files
- * @excl:	opened with O_EXCL
- * @hdr:	FME header registers
- * @err_irqs:	the global error interrupt
- * @err:	the global error registers (errors/ in sysfs)
- * @pmu:	perf PMU of the counter bank, or NULL
- */
-struct fpga_fme {
-	struct device chardev;
-	struct cdev cdev;
-	struct fpga_dfl_node *dfl_node;
-	struct fpga_dfl_unplug unplug;
-	struct mutex lock;	/* open_count, excl */
-	unsigned int open_count;
-	bool excl;
-	void __iomem *hdr;
-	struct fpga_dfl_irqs err_irqs;
-	struct fpga_fme_error err;
-	struct fpga_pmu *pmu;
-};
-
 static dev_t fpga_fme_devt;
 static DEFINE_IDA(fpga_fme_minor_ida);
 /* dfl-fme.N, the upstream name: as upstream, the minor is N */
@@ -257,13 +227,6 @@ static const struct attribute_group *fpga_fme_groups[] = {
 	&fpga_fme_error_group,
 	NULL,
 };
-
-struct fpga_fme_error *fpga_fme_error_of(struct device *dev)
-{
-	struct fpga_fme *fme = dev_get_drvdata(dev);
-
-	return &fme->err;
-}
 
 static void fpga_fme_chardev_release(struct device *dev)
 {

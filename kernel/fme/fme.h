@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fpga_fme internals shared between its files: the global errors
- * (fme-error.c) and the perf PMU of the card's counter bank (fme-pmu.c),
- * hooked into the FME's probe and remove.
+ * fpga_fme internals shared between its files: the FME (fme-main.c), the
+ * global errors (fme-error.c) and the perf PMU of the card's counter bank
+ * (fme-pmu.c), hooked into the FME's probe and remove.
  */
 #ifndef _FPGA_FME_H
 #define _FPGA_FME_H
 
+#include <linux/cdev.h>
+#include <linux/device.h>
 #include <linux/mutex.h>
 
 #include <fpga-suite/dfl-core.h>
@@ -29,8 +31,44 @@ void fpga_fme_error_init(struct fpga_fme_error *err,
 			 struct fpga_dfl_device *fdev);
 void fpga_fme_error_fini(struct fpga_fme_error *err);
 extern const struct attribute_group fpga_fme_error_group;
-/* The error state of the FME behind @dev, either of its names (fme-main.c) */
-struct fpga_fme_error *fpga_fme_error_of(struct device *dev);
+
+/**
+ * struct fpga_fme - an FME
+ * @chardev:	the device behind /dev/fpga-fme.N; its release frees this
+ * @cdev:	the character device
+ * @dfl_node:	/dev/dfl-fme.N, the upstream name, or NULL
+ * @unplug:	file operations that touch the hardware run in its section;
+ *		remove() unplugs it, and operations then fail with -ENODEV
+ * @lock:	protects @open_count and @excl; the last close unbinds
+ *		@err_irqs under it
+ * @open_count:	number of open files
+ * @excl:	opened with O_EXCL
+ * @hdr:	FME header registers
+ * @err_irqs:	the global error interrupt
+ * @err:	the global error registers (errors/ in sysfs)
+ * @pmu:	perf PMU of the counter bank, or NULL
+ */
+struct fpga_fme {
+	struct device chardev;
+	struct cdev cdev;
+	struct fpga_dfl_node *dfl_node;
+	struct fpga_dfl_unplug unplug;
+	struct mutex lock;	/* open_count, excl */
+	unsigned int open_count;
+	bool excl;
+	void __iomem *hdr;
+	struct fpga_dfl_irqs err_irqs;
+	struct fpga_fme_error err;
+	struct fpga_pmu *pmu;
+};
+
+/* The error state of the FME behind @dev, either of its names */
+static inline struct fpga_fme_error *fpga_fme_error_of(struct device *dev)
+{
+	struct fpga_fme *fme = dev_get_drvdata(dev);
+
+	return &fme->err;
+}
 
 int fpga_pmu_init(void);
 void fpga_pmu_exit(void);

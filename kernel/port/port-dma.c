@@ -390,6 +390,14 @@ static void fpga_port_dma_unmap_pages(struct fpga_port_file *pf,
 	sg_free_table(&dma->user.sgt);
 }
 
+/* Undo a mapping of user memory (its release op) */
+static void fpga_port_dma_user_release(struct fpga_port_file *pf,
+				       struct fpga_port_dma *dma)
+{
+	fpga_port_dma_unmap_pages(pf, dma);
+	fpga_port_dma_unpin(dma);
+}
+
 /* Take a mapping of either kind out of the file's tree, and undo it */
 void __fpga_port_dma_release(struct fpga_port_file *pf,
 			     struct fpga_port_dma *dma)
@@ -398,15 +406,7 @@ void __fpga_port_dma_release(struct fpga_port_file *pf,
 	trace_dma_unmap(pf->port, dma);
 	rb_erase(&dma->node, &pf->dma_maps);
 	rb_erase(&dma->source_node, &pf->dma_sources);
-	switch (dma->kind) {
-	case FPGA_PORT_DMA_USER:
-		fpga_port_dma_unmap_pages(pf, dma);
-		fpga_port_dma_unpin(dma);
-		break;
-	case FPGA_PORT_DMA_DMABUF:
-		fpga_port_dmabuf_release(dma);
-		break;
-	}
+	dma->release(pf, dma);
 	kfree(dma);
 }
 
@@ -493,6 +493,7 @@ long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
 		goto err_free;
 	}
 	dma->kind = FPGA_PORT_DMA_USER;
+	dma->release = fpga_port_dma_user_release;
 	dma->user.addr = map.user_addr;
 	dma->length = map.length;
 	dma->user.npages = map.length >> PAGE_SHIFT;

@@ -31,8 +31,9 @@ static bool __fpga_port_dmabuf_mapped(struct fpga_port_file *pf,
 	return dma && dma->dmabuf.buf == buf;
 }
 
-/* Undo a dma-buf mapping (from __fpga_port_dma_release) */
-void fpga_port_dmabuf_release(struct fpga_port_dma *dma)
+/* Undo a dma-buf mapping (its release op, from __fpga_port_dma_release) */
+static void fpga_port_dmabuf_release(struct fpga_port_file *pf,
+				     struct fpga_port_dma *dma)
 {
 	dma_buf_unmap_attachment_unlocked(dma->dmabuf.attach, dma->dmabuf.sgt,
 					  dma->dir);
@@ -183,6 +184,7 @@ long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg)
 	if (!dma)
 		return -ENOMEM;
 	dma->kind = FPGA_PORT_DMA_DMABUF;
+	dma->release = fpga_port_dmabuf_release;
 	ret = fpga_port_dma_dir(map.flags, &dma->dir);
 	if (ret) {
 		dev_dbg(dev, "dmabuf map: unknown flags %#x\n", map.flags);

@@ -166,6 +166,8 @@ enum fpga_port_dma_kind {
  * @length:	length in bytes (whole pages)
  * @dir:	DMA direction
  * @owner:	thread group that made the mapping (tracepoints)
+ * @release:	undoes what the mapping's kind set up (unmap, unpin or
+ *		detach), set by the code that made it; the caller frees it
  * @user:	user memory (port-dma.c)
  * @user.addr:	start of the buffer in the mapping process
  * @user.pages:	the pinned pages
@@ -188,6 +190,7 @@ struct fpga_port_dma {
 	u64 length;
 	enum dma_data_direction dir;
 	pid_t owner;
+	void (*release)(struct fpga_port_file *pf, struct fpga_port_dma *dma);
 	union {
 		struct {
 			u64 addr;
@@ -252,7 +255,6 @@ void __fpga_port_dma_release_quarantine(struct fpga_port *port);
 
 /* port-dmabuf.c */
 long fpga_port_ioctl_dmabuf_map(struct fpga_port_file *pf, void __user *arg);
-void fpga_port_dmabuf_release(struct fpga_port_dma *dma);
 
 /* port-fence.c */
 int fpga_port_fences_init(struct fpga_port *port);

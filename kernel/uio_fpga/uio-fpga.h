@@ -13,6 +13,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uio_driver.h>
@@ -95,7 +96,19 @@ struct uio_fpga {
 
 #define to_uio_fpga(i) container_of(i, struct uio_fpga, info)
 
-void uio_fpga_put(struct uio_fpga *uf);
+static inline void uio_fpga_free(struct kref *kref)
+{
+	struct uio_fpga *uf = container_of(kref, struct uio_fpga, kref);
+
+	fpga_dfl_unplug_cleanup(&uf->unplug);
+	kfree(uf);
+}
+
+/* Drop a reference (probe's, or a VMA's): the last frees the device */
+static inline void uio_fpga_put(struct uio_fpga *uf)
+{
+	kref_put(&uf->kref, uio_fpga_free);
+}
 
 /* uio-mmap.c */
 int uio_fpga_mmap(struct uio_info *info, struct vm_area_struct *vma);

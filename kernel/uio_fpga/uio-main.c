@@ -44,19 +44,6 @@
  */
 static DEFINE_MUTEX(uio_fpga_register_lock);
 
-static void uio_fpga_free(struct kref *kref)
-{
-	struct uio_fpga *uf = container_of(kref, struct uio_fpga, kref);
-
-	fpga_dfl_unplug_cleanup(&uf->unplug);
-	kfree(uf);
-}
-
-void uio_fpga_put(struct uio_fpga *uf)
-{
-	kref_put(&uf->kref, uio_fpga_free);
-}
-
 /*
  * Stop the AFU and clear the DMA buffers, so that the next user inherits
  * neither the last one's job nor its data.  Only with nothing mapped: no

@@ -908,6 +908,15 @@ TEST_F(perm, matrix)
 
 			if (got[i] == want)
 				continue;
+			/*
+			 * A syscall this kernel is built without (the debug
+			 * kernel has no CROSS_MEMORY_ATTACH): no answer here
+			 */
+			if (got[i] == -ENOSYS) {
+				TH_LOG("%s, %s, %s card: ENOSYS, not in this kernel: not checked",
+				       r->what, user_names[u], card_names[card]);
+				continue;
+			}
 			failed++;
 			found[r->finding] = true;
 			snprintf(f, sizeof(f), " (F%d)", r->finding);

@@ -302,7 +302,6 @@ struct fpga_dfl_card;
 
 struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info);
 void fpga_dfl_card_remove(struct fpga_dfl_card *card);
-int fpga_dfl_card_id(const struct fpga_dfl_card *card);
 
 /**
  * struct fpga_dfl_node - an FIU's upstream-named node, dfl-fme.N or
@@ -371,8 +370,23 @@ int fpga_dfl_dma_ref_get(struct fpga_dfl_device *fdev,
 			 struct fpga_dfl_dma_ref *ref);
 void fpga_dfl_dma_ref_put(struct fpga_dfl_dma_ref *ref);
 
-struct fpga_dfl_feature *
-fpga_dfl_find_feature(struct fpga_dfl_device *fdev, u16 id);
+/**
+ * fpga_dfl_find_feature() - a private feature of an FME or port
+ * @fdev: the FIU
+ * @id: feature id
+ *
+ * Return: the first feature with that id, or NULL.
+ */
+static inline struct fpga_dfl_feature *
+fpga_dfl_find_feature(struct fpga_dfl_device *fdev, u16 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < fdev->num_features; i++)
+		if (fdev->features[i].id == id)
+			return &fdev->features[i];
+	return NULL;
+}
 
 /*
  * Port soft reset (dfl-reset.c); the caller serialises resets of a port.
@@ -392,10 +406,6 @@ void fpga_dfl_driver_unregister(struct fpga_dfl_driver *drv);
 
 #define fpga_dfl_driver_register(drv) \
 	__fpga_dfl_driver_register(drv, THIS_MODULE)
-
-#define module_fpga_dfl_driver(__drv) \
-	module_driver(__drv, fpga_dfl_driver_register, \
-		      fpga_dfl_driver_unregister)
 
 extern struct bus_type fpga_dfl_bus_type;
 
