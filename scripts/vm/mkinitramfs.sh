@@ -84,18 +84,34 @@ mkdir -p "$root$moddir"
 cp "$hostmoddir"/modules.order "$hostmoddir"/modules.builtin \
 	"$hostmoddir"/modules.builtin.modinfo "$root$moddir"/
 ours=""
+# What the last build of MODULES_DIR made: kbuild's modules.order (.ko or
+# .o, absolute or relative by kernel version), not every .ko in the tree,
+# where a module whose folder moved leaves its old build behind
+built_modules()
+{
+	[ -r "$MODULES_DIR/modules.order" ] || {
+		find "$MODULES_DIR" -name '*.ko'
+		return
+	}
+	sed -e 's/\.ko$//' -e 's/\.o$//' "$MODULES_DIR/modules.order" |
+	while read -r m; do
+		case "$m" in /*) echo "$m.ko" ;; *) echo "$MODULES_DIR/$m.ko" ;; esac
+	done
+}
 if [ -n "${MODULES_DIR:-}" ]; then
 	# KUnit modules (debug kernel only) are not part of the DKMS set
 	mkdir -p "$root$moddir/updates/dkms" "$root$moddir/updates/kunit"
-	find "$MODULES_DIR" -name '*.ko' ! -name '*_kunit.ko' \
-		-exec cp {} "$root$moddir/updates/dkms/" \;
-	find "$MODULES_DIR" -name '*_kunit.ko' \
-		-exec cp {} "$root$moddir/updates/kunit/" \;
+	built_modules | while read -r ko; do
+		case "$ko" in
+		*_kunit.ko) cp "$ko" "$root$moddir/updates/kunit/" ;;
+		*) cp "$ko" "$root$moddir/updates/dkms/" ;;
+		esac
+	done
 	# What they need of the kernel's own modules (fpga_region where the
 	# kernel has it), not each other (the tree holds its own build of them)
-	deps=$(find "$MODULES_DIR" -name '*.ko' -exec modinfo -F depends {} \; |
-		tr ',' '\n' | sort -u | grep -vxF "$(find "$MODULES_DIR" \
-		-name '*.ko' -exec basename {} .ko \;)")
+	deps=$(built_modules | xargs modinfo -F depends | tr ',' '\n' |
+		sort -u | grep -vxF "$(built_modules | xargs -n1 basename |
+		sed 's/\.ko$//')")
 elif [ -d "$hostmoddir/updates/dkms" ]; then
 	ours=$(find "$hostmoddir/updates/dkms" -name '*.ko*' -exec basename {} \; |
 		sed 's/\.ko.*//')
