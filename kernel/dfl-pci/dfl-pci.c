@@ -116,6 +116,7 @@ static unsigned int fpga_dfl_pci_add_cards(struct fpga_dfl_pci *fp)
 		const struct fpga_dfl_pci_list *l = &fp->lists[i];
 		struct fpga_dfl_card_info info = {
 			.parent = &pdev->dev,
+			.card_dir = true,
 			.ioaddr = fp->bars[l->bar],
 			.start = pci_resource_start(pdev, l->bar),
 			.len = pci_resource_len(pdev, l->bar),

@@ -131,6 +131,7 @@ static struct fpga_dfl_device *fpga_dfl_device_alloc(struct fpga_dfl_card *card,
 	fdev->fiu_id = fiu_id;
 	fdev->id = -1;
 	fdev->card_id = card->id;
+	fdev->card_dev = card->info.parent;
 	fdev->dma_dev = card->info.parent;
 	fdev->dma_owner = card->info.owner;
 	fdev->cacheable = card->info.cacheable;
@@ -629,6 +630,58 @@ static int fpga_dfl_device_add(struct fpga_dfl_card *card,
 	return device_add(&fdev->dev);
 }
 
+static void fpga_dfl_card_dir_release(struct device *dev)
+{
+	kfree(dev);
+}
+
+static const struct device_type fpga_dfl_card_dir_type = {
+	.name		= "fpga_dfl_card",
+	.release	= fpga_dfl_card_dir_release,
+};
+
+/*
+ * The directory dfl-card.N the card's FIUs go in, if its driver wants one
+ * (fpga_dfl_card_info.card_dir); the FIUs are not added yet.  Without it
+ * the FIUs stay in the card's device: only OPAE's lookup of the FME suffers.
+ */
+static void fpga_dfl_card_dir_add(struct fpga_dfl_card *card)
+{
+	struct device *dir;
+	unsigned int i;
+	int ret;
+
+	if (!card->info.card_dir)
+		return;
+	dir = kzalloc(sizeof(*dir), GFP_KERNEL);
+	if (!dir)
+		return;
+	device_initialize(dir);
+	dir->parent = card->info.parent;
+	dir->type = &fpga_dfl_card_dir_type;
+	ret = dev_set_name(dir, "dfl-card.%d", card->id);
+	if (!ret)
+		ret = device_add(dir);
+	if (ret) {
+		dev_warn(card->info.parent, "no directory dfl-card.%d: %d\n",
+			 card->id, ret);
+		put_device(dir);
+		return;
+	}
+	card->dir = dir;
+	if (card->fme)
+		card->fme->dev.parent = dir;
+	for (i = 0; i < card->num_ports; i++)
+		card->ports[i]->dev.parent = dir;
+}
+
+static void fpga_dfl_card_dir_del(struct fpga_dfl_card *card)
+{
+	if (card->dir)
+		device_unregister(card->dir);
+	card->dir = NULL;
+}
+
 static void fpga_dfl_card_free(struct fpga_dfl_card *card)
 {
 	ida_free(&fpga_dfl_card_ida, card->id);
@@ -727,6 +780,7 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 		return card;
 
 	fpga_dfl_regions_add(card);
+	fpga_dfl_card_dir_add(card);
 	if (card->fme) {
 		ret = fpga_dfl_device_add(card, card->fme);
 		if (ret) {
@@ -749,6 +803,7 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 	}
 	if (!added) {
 		dev_err(info->parent, "no FME or port could be added\n");
+		fpga_dfl_card_dir_del(card);
 		fpga_dfl_regions_del(card);
 		fpga_dfl_card_free(card);
 		return ERR_PTR(-ENODEV);
@@ -785,6 +840,7 @@ void fpga_dfl_card_remove(struct fpga_dfl_card *card)
 			device_unregister(&card->ports[i]->dev);
 	if (card->fme)
 		device_unregister(&card->fme->dev);
+	fpga_dfl_card_dir_del(card);
 	fpga_dfl_regions_del(card);
 	trace_card_remove(card->id);
 	fpga_dfl_nl_card_event(FPGA_NL_CMD_EVENT_CARD_REMOVED, card->id,

@@ -135,7 +135,7 @@ static int fpga_dfl_nl_fill_dev(struct sk_buff *skb,
 				struct netlink_callback *cb,
 				struct fpga_dfl_device *fdev)
 {
-	struct device *parent = fdev->dev.parent;
+	struct device *card = fdev->card_dev;
 	void *hdr;
 	int ret, idx;
 
@@ -145,9 +145,9 @@ static int fpga_dfl_nl_fill_dev(struct sk_buff *skb,
 	if (!hdr)
 		return -EMSGSIZE;
 	ret = fpga_dfl_nl_put_ident(skb, fdev);
-	if (!ret && parent)
+	if (!ret && card)
 		ret = fpga_dfl_nl_put_name(skb, FPGA_NL_A_CARD_NAME,
-					   dev_name(parent));
+					   dev_name(card));
 	if (!ret && fdev->dev.driver)
 		ret = fpga_dfl_nl_put_name(skb, FPGA_NL_A_DRIVER,
 					   fdev->dev.driver->name);

@@ -20,6 +20,7 @@
  * would read as a bad capability), port 2's AFU is DFHv1 with its
  * registers on the FME header.
  */
+#include <glob.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -219,6 +220,36 @@ TEST_F(pci, basic_card_enumerates)
 	ASSERT_EQ(0, port_attr(p1, "afu_id", buf, sizeof(buf)));
 	EXPECT_STREQ(BASIC_GUID1, buf);
 	EXPECT_FALSE(kmsg_has(self->kmsg, "DFL offset", self->basic.bdf));
+}
+
+/*
+ * The FME and ports are in dfl-card.N (N the card's number, the FME's),
+ * not in the function itself: OPAE takes the function's first "fpga*"
+ * entry for the fpga_region class directory
+ */
+TEST_F(pci, fius_are_in_the_card_directory)
+{
+	char path[256], real[PATH_MAX], want[160];
+	glob_t g;
+	int fme;
+
+	NEED_CARDS();
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s", self->basic.bdf);
+	EXPECT_EQ(0, count_entries(path, "fpga-"));
+	fme = pci_child_at(&self->basic, "fpga-fme.", 0);
+	ASSERT_GE(fme, 0);
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-fme.%d", fme);
+	ASSERT_NE(NULL, realpath(path, real));
+	snprintf(want, sizeof(want), "/%s/dfl-card.%d/fpga-fme.%d",
+		 self->basic.bdf, fme, fme);
+	EXPECT_NE(NULL, strstr(real, want)) TH_LOG("fpga-fme.%d is %s", fme, real);
+
+	if (!path_exists("/sys/class/fpga_region"))
+		SKIP(return, "no upstream layout (class fpga_region) here");
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/fpga*", self->basic.bdf);
+	ASSERT_EQ(0, glob(path, 0, NULL, &g));
+	EXPECT_STREQ("fpga_region", strrchr(g.gl_pathv[0], '/') + 1);
+	globfree(&g);
 }
 
 TEST_F(pci, regions_and_mmap_read_the_image)
@@ -501,6 +532,9 @@ TEST_F(pci, fpgactl_on_pci_card)
 	ASSERT_GE(p1, 0);
 	EXPECT_EQ(0, run_cmd("fpgactl list | grep -q '(%s)'", self->basic.bdf));
 	EXPECT_EQ(0, run_cmd("fpgactl list | grep -q 'afu_id %s'", BASIC_GUID1));
+	/* info reads sysfs: the card is the function, not dfl-card.N */
+	EXPECT_EQ(0, run_cmd("fpgactl info %d | grep -q '(%s)'", p1,
+			     self->basic.bdf));
 	EXPECT_EQ(0, run_cmd("fpgactl mmio read %d 0x100 | grep -qi 0123456789abcdef", p1));
 	EXPECT_EQ(0, run_cmd("fpgactl reset %d >/dev/null", p1));
 }

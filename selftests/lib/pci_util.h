@@ -168,23 +168,47 @@ static inline int pci_model_stop(volatile uint64_t *afu, size_t size, int stop)
 	return -ETIMEDOUT;
 }
 
-/* Number N of the @index-th child @prefix.N of the card, or -ENOENT */
-static inline int pci_child_at(struct pci_card *c, const char *prefix,
-			       unsigned int index)
+/*
+ * Numbers N of the card's FIUs @prefix.N (in its dfl-card.M directories,
+ * one per DFL) into @nums, at most @max; how many, or -errno
+ */
+static inline int pci_fiu_nums(struct pci_card *c, const char *prefix,
+			       int *nums, int max)
 {
-	int nums[8], n = 0, i, j, t;
-	char dir[128];
-	struct dirent *de;
-	DIR *d;
+	char dir[128], sub[400];
+	struct dirent *de, *fe;
+	DIR *d, *f;
+	int n = 0;
 
 	snprintf(dir, sizeof(dir), PCI_DEVICES "/%s", c->bdf);
 	d = opendir(dir);
 	if (!d)
 		return -errno;
-	while ((de = readdir(d)) && n < 8)
-		if (!strncmp(de->d_name, prefix, strlen(prefix)))
-			nums[n++] = atoi(de->d_name + strlen(prefix));
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "dfl-card.", 9))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%.64s", dir, de->d_name);
+		f = opendir(sub);
+		if (!f)
+			continue;
+		while ((fe = readdir(f)) && n < max)
+			if (!strncmp(fe->d_name, prefix, strlen(prefix)))
+				nums[n++] = atoi(fe->d_name + strlen(prefix));
+		closedir(f);
+	}
 	closedir(d);
+	return n;
+}
+
+/* Number N of the @index-th FIU @prefix.N of the card, or -ENOENT */
+static inline int pci_child_at(struct pci_card *c, const char *prefix,
+			       unsigned int index)
+{
+	int nums[8], n, i, j, t;
+
+	n = pci_fiu_nums(c, prefix, nums, 8);
+	if (n < 0)
+		return n;
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++)
 			if (nums[j] < nums[i]) {
@@ -195,12 +219,12 @@ static inline int pci_child_at(struct pci_card *c, const char *prefix,
 	return index < (unsigned int)n ? nums[index] : -ENOENT;
 }
 
+/* Number of the card's FIUs named @prefix.N */
 static inline int pci_children(struct pci_card *c, const char *prefix)
 {
-	char dir[128];
+	int nums[8];
 
-	snprintf(dir, sizeof(dir), PCI_DEVICES "/%s", c->bdf);
-	return count_entries(dir, prefix);
+	return pci_fiu_nums(c, prefix, nums, 8);
 }
 
 static inline int pci_bind(struct pci_card *c)

@@ -23,6 +23,8 @@
 /* The upstream name of the same port (Documentation/uapi.md) */
 #define FPGA_PORT_DFL_PREFIX	"dfl-port."
 #define FPGA_FME_PREFIX		"fpga-fme."
+/* A PCI function's FME and ports are in one of these per DFL */
+#define FPGA_CARD_DIR_PREFIX	"dfl-card."
 
 /* ---- errors ---- */
 

@@ -95,19 +95,29 @@ static void fpga_sysfs_link_name(const char *dir, const char *name,
 	fpga_strcpy(out, size, base ? base + 1 : target);
 }
 
-/* Name of the parent device of sysfs device @dir (the card) */
-static void fpga_sysfs_parent_name(const char *dir, char *out, size_t size)
+/*
+ * Name of the card of sysfs device @dir: its parent, or its grandparent
+ * when the parent is the card's dfl-card.N directory (a PCI function's,
+ * Documentation/sysfs.md)
+ */
+static void fpga_sysfs_card_name(const char *dir, char *out, size_t size)
 {
 	char real[PATH_MAX], *slash;
+	int up;
 
 	out[0] = '\0';
 	if (!realpath(dir, real))
 		return;
-	slash = strrchr(real, '/');
-	if (!slash || slash == real)
-		return;
-	*slash = '\0';
-	slash = strrchr(real, '/');
+	for (up = 0; up < 2; up++) {
+		slash = strrchr(real, '/');
+		if (!slash || slash == real)
+			return;
+		*slash = '\0';
+		slash = strrchr(real, '/');
+		if (strncmp(slash ? slash + 1 : real, FPGA_CARD_DIR_PREFIX,
+			    strlen(FPGA_CARD_DIR_PREFIX)))
+			break;
+	}
 	fpga_strcpy(out, size, slash ? slash + 1 : real);
 }
 
@@ -152,7 +162,7 @@ static int fpga_dev_fill(const char *bus, const char *name,
 	info->card_id = -1;
 	if (!fpga_dev_attr_u64(dir, "card_id", &v) && v <= INT_MAX)
 		info->card_id = (int)v;
-	fpga_sysfs_parent_name(dir, info->card, sizeof(info->card));
+	fpga_sysfs_card_name(dir, info->card, sizeof(info->card));
 	fpga_sysfs_link_name(dir, "driver", info->driver, sizeof(info->driver));
 
 	if (!fpga_pathf(path, sizeof(path), "/dev/%s", name) &&

@@ -39,9 +39,14 @@ enum fpga_dfl_dma_isolation {
 
 /**
  * struct fpga_dfl_card_info - what a card driver tells the core
- * @parent:	the card's device; it performs DMA for the card's ports
+ * @parent:	the card's device; it performs DMA for the card's ports,
+ *		and its name is the card's (netlink's CARD_NAME)
  * @region_parent: optional: where the card's fpga_region devices go
  *		(tools such as OPAE want a PCI function there); else @parent
+ * @card_dir:	put the FME and ports in a directory of their own,
+ *		dfl-card.N under @parent, not in @parent itself: OPAE finds
+ *		a card's FME through the first "fpga*" entry of a PCI
+ *		function, which must be its fpga_region class directory
  * @ioaddr:	kernel mapping of the MMIO window holding the DFL
  * @start:	physical address of the window (for user mmap)
  * @len:	length of the window in bytes
@@ -62,6 +67,7 @@ enum fpga_dfl_dma_isolation {
 struct fpga_dfl_card_info {
 	struct device *parent;
 	struct device *region_parent;
+	bool card_dir;
 	void __iomem *ioaddr;
 	phys_addr_t start;
 	resource_size_t len;
@@ -154,6 +160,8 @@ static inline bool fpga_dfl_unplugged(struct fpga_dfl_unplug *up)
  * @id:		FME: card number; port: system-wide port number
  * @port_num:	port: index of the port on its card
  * @card_id:	number of the card the FIU belongs to
+ * @card_dev:	the card's device (fpga_dfl_card_info.parent), which the
+ *		device model holds as long as @dev: its parent or grandparent
  * @dma_dev:	the device that performs DMA for this FIU (the card, or
  *		the port's own DMA device)
  * @dma_owner:	the module @dma_dev's release runs in (the card driver's)
@@ -181,6 +189,7 @@ struct fpga_dfl_device {
 	int id;
 	unsigned int port_num;
 	int card_id;
+	struct device *card_dev;
 	struct device *dma_dev;
 	struct module *dma_owner;
 	bool cacheable;

@@ -29,6 +29,8 @@ struct fpga_dfl_claim {
  * struct fpga_dfl_card - a card whose DFL has been enumerated
  * @info:	the card driver's description (irqs copied)
  * @id:		card number
+ * @dir:	the FIUs' parent when the card driver asked for a directory
+ *		(fpga_dfl_card_info.card_dir), else NULL
  * @fme:	the card's FME, if any
  * @ports:	the card's ports, in the order they were found
  * @num_ports:	number of entries in @ports
@@ -42,6 +44,7 @@ struct fpga_dfl_claim {
 struct fpga_dfl_card {
 	struct fpga_dfl_card_info info;
 	int id;
+	struct device *dir;
 	struct fpga_dfl_device *fme;
 	struct fpga_dfl_device *ports[FME_MAX_PORTS];
 	unsigned int num_ports;
