@@ -5,7 +5,7 @@
 
 PACKAGE_NAME := $(shell sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' dkms.conf)
 # From debian/changelog; expanded only where used (the DKMS tree has none)
-VERSION = $(shell scripts/version)
+VERSION = $(shell scripts/build/version)
 
 # Target kernel: what DKMS passes (KERNELRELEASE), else the running kernel
 # if its build dir exists, else the one Debian's metapackage KERNEL_PKG
@@ -29,7 +29,7 @@ BUILD := $(CURDIR)/build
 CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/fpga-suite
 
 # The CONFIG_ options our Kconfig enables for this kernel
-KCONFIG_OPTS = $(shell scripts/kconfig-defaults Kconfig $(KDIR)/include/config/auto.conf)
+KCONFIG_OPTS = $(shell scripts/build/kconfig-defaults Kconfig $(KDIR)/include/config/auto.conf)
 KBUILD = $(MAKE) -C $(KDIR) M=$(CURDIR)/kernel $(KCONFIG_OPTS)
 
 # The VM's hard limit: derived from the selected tests' own limits unless
@@ -81,7 +81,7 @@ modules:
 # The same checks against the six kernels of bookworm (6.1 and 6.12,
 # generic, rt, cloud), each in its own copy under build/matrix
 build-matrix:
-	scripts/build-matrix.sh
+	scripts/build/build-matrix.sh
 
 # W=1, warnings as errors, sparse: any diagnostic fails the build
 modules-check: clean-modules
@@ -123,21 +123,21 @@ install:
 # The DKMS source tree: what fpga-suite-dkms holds, and what dkms-install
 # registers
 dkms-source:
-	scripts/dkms-source.sh $(DESTDIR)/usr/src/$(PACKAGE_NAME)-$(VERSION)
+	scripts/deb/dkms-source.sh $(DESTDIR)/usr/src/$(PACKAGE_NAME)-$(VERSION)
 
 # The Debian packages, into build/deb/, from a copy of the tree's files
 # (dpkg-buildpackage writes to the source's parent directory)
 deb:
-	scripts/make-deb.sh $(BUILD)/deb
+	scripts/deb/make-deb.sh $(BUILD)/deb
 
 dkms-install:
-	scripts/dkms-install.sh $(KVER)
+	scripts/deb/dkms-install.sh $(KVER)
 
 deps:
-	scripts/deps.sh
+	scripts/build/deps.sh
 
 lint:
-	scripts/checkpatch.sh
+	scripts/build/checkpatch.sh
 	$(MAKE) modules-check
 
 # What the VM gets besides kernel modules: tools, kselftests, demo.  The
@@ -147,7 +147,7 @@ stage: selftests harness-module user
 	rm -rf $(BUILD)/stage
 	$(MAKE) -C selftests install INSTALL_PATH=$(BUILD)/stage/ksft
 ifeq ($(VM_TOOLS),deb)
-	scripts/stage-installed.sh $(BUILD)/stage fpga-tools fpga-tools-dbgsym
+	scripts/deb/stage-installed.sh $(BUILD)/stage fpga-tools fpga-tools-dbgsym
 else
 	$(MAKE) -C user install DESTDIR=$(BUILD)/stage PREFIX=/usr
 endif
@@ -156,7 +156,7 @@ endif
 	install -D -m 0755 scripts/vm/demo.sh $(BUILD)/stage/usr/share/fpga-suite/demo.sh
 
 # OPAE's tools and libraries (make opae), when built, for selftests/opae
-OPAE_ROOT = $(shell scripts/opae-build.sh --path 2>/dev/null)
+OPAE_ROOT = $(shell scripts/build/opae-build.sh --path 2>/dev/null)
 
 initramfs: stage $(if $(filter build,$(VM_MODULES)),modules)
 	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) \
@@ -165,15 +165,15 @@ initramfs: stage $(if $(filter build,$(VM_MODULES)),modules)
 
 # The OPAE SDK from ../shared/third_party, built once and cached
 opae:
-	scripts/opae-build.sh
+	scripts/build/opae-build.sh
 
 # Everything, on a fresh machine: deps, lint, build, DKMS, VM, self-checks
 check:
-	@scripts/deps.sh --check >/dev/null || scripts/deps.sh
+	@scripts/build/deps.sh --check >/dev/null || scripts/build/deps.sh
 	@$(MAKE) --no-print-directory check-run-all
 
 check-run-all:
-	@scripts/check.sh
+	@scripts/check/check.sh
 
 # The VM part only, on what is built and installed already
 check-run: initramfs
@@ -182,7 +182,7 @@ check-run: initramfs
 		--tests "$(VM_TESTS)"
 
 demo:
-	@scripts/deps.sh --check >/dev/null || scripts/deps.sh
+	@scripts/build/deps.sh --check >/dev/null || scripts/build/deps.sh
 	@# First: initramfs finds OPAE_ROOT when make reads the Makefile
 	@$(MAKE) --no-print-directory opae
 	@$(MAKE) --no-print-directory modules user dkms-install initramfs
@@ -201,7 +201,7 @@ bench: bench-initramfs
 # The upstream DFL drivers, peer_bench's yardstick: built from Debian's
 # linux-source-6.1 at bench time, in the bench's initramfs only
 peer-modules:
-	scripts/peer-modules.sh $(KVER) $(BUILD)/peer-root/ksft/bench/peer
+	scripts/build/peer-modules.sh $(KVER) $(BUILD)/peer-root/ksft/bench/peer
 
 bench-initramfs: stage peer-modules $(if $(filter build,$(VM_MODULES)),modules)
 	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) \
@@ -223,8 +223,8 @@ vm: initramfs
 
 # The debug-kernel tier: a kernel with KASAN, lockdep, kmemleak, fault
 # injection and KUnit, built once from linux-source-6.1 and cached (see
-# scripts/debug-kernel.sh); our modules built out of tree against it.
-DEBUG_KDIR = $(shell scripts/debug-kernel.sh --path 2>/dev/null)
+# scripts/build/debug-kernel.sh); our modules built out of tree against it.
+DEBUG_KDIR = $(shell scripts/build/debug-kernel.sh --path 2>/dev/null)
 DEBUG_BUILD := $(BUILD)/debug
 DEBUG_VM_TIMEOUT ?=
 # The debug kernel may print nothing for minutes (a kmemleak scan, a long
@@ -235,7 +235,7 @@ DEBUG_VM_SILENCE ?= 600
 DEBUG_APPEND := fpga_dfl.reset_timeout_us=2000000
 
 debug-kernel:
-	scripts/debug-kernel.sh >/dev/null
+	scripts/build/debug-kernel.sh >/dev/null
 
 # Out of tree, as DKMS would build them, from a copy of the sources (M=
 # builds in place, and kernel/ holds the build for Debian's kernel).
@@ -251,7 +251,7 @@ debug-modules:
 		./ $(DEBUG_BUILD)/src/
 	@# W=1 and sparse here too: the KUnit modules are built only here
 	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_BUILD)/src/kernel W=1 C=1 KCFLAGS=-Werror \
-		$$(scripts/kconfig-defaults Kconfig $(DEBUG_KDIR)/include/config/auto.conf) \
+		$$(scripts/build/kconfig-defaults Kconfig $(DEBUG_KDIR)/include/config/auto.conf) \
 		modules > $(DEBUG_BUILD)/modules.log 2>&1; \
 		rc=$$?; cat $(DEBUG_BUILD)/modules.log; \
 		if [ $$rc -ne 0 ] || grep -iE 'warning:|error:' $(DEBUG_BUILD)/modules.log; then \
@@ -282,8 +282,8 @@ check-debug-run: debug-initramfs
 
 # The whole tier, from a cold cache if need be (DEBUG_SET=ci: CI's part)
 check-debug:
-	@scripts/deps.sh --check >/dev/null || scripts/deps.sh
-	@scripts/check-debug.sh
+	@scripts/build/deps.sh --check >/dev/null || scripts/build/deps.sh
+	@scripts/check/check-debug.sh
 
 # Everything: what must pass before an issue that changes kernel code is
 # called resolved.  CI's stages with the whole debug tier: the same stage

@@ -3,9 +3,9 @@
  * peer_bench: our DFL drivers against upstream's, side by side in one boot.
  *
  * Two identical QEMU ivshmem cards (selftests/bench/pci-cards, played by
- * scripts/vm/dfl-model): peer-upstream is bound to the upstream DFL
+ * scripts/images/dfl-model): peer-upstream is bound to the upstream DFL
  * drivers of Debian's linux-source-6.1 (built at bench time by
- * scripts/peer-modules.sh, through the bench's glue dfl_peer_pci),
+ * scripts/build/peer-modules.sh, through the bench's glue dfl_peer_pci),
  * peer-ours to fpga_dfl_pci.  The same client operations run in turns
  * through each side's port node, /dev/dfl-port.N upstream and
  * /dev/fpga-port.N ours (the same <linux/fpga-dfl.h> ABI; with upstream's
@@ -48,7 +48,7 @@
 #define TARGET		1.0
 #define MODEL_POLL_US	100
 
-/* Upstream's modules, dependencies first (scripts/peer-modules.sh) */
+/* Upstream's modules, dependencies first (scripts/build/peer-modules.sh) */
 static const char *const upstream_modules[] = {
 	"fpga-mgr", "fpga-bridge", "fpga-region", "dfl", "dfl-afu", "dfl-fme",
 	"dfl-peer-pci",
@@ -92,7 +92,7 @@ static void setup(struct pci_card *up, struct pci_card *ours)
 		die("cannot reach the cards' model");
 	for (size_t i = 0; i < sizeof(upstream_modules) / sizeof(*upstream_modules); i++)
 		if (run_cmd("insmod " PEER_DIR "/%s.ko", upstream_modules[i]))
-			die("cannot load the upstream DFL drivers (scripts/peer-modules.sh)");
+			die("cannot load the upstream DFL drivers (scripts/build/peer-modules.sh)");
 	if (run_cmd("modprobe fpga_dfl_pci && modprobe fpga_port && "
 		    "modprobe fpga_fme"))
 		die("cannot load the suite's modules beside upstream's");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fpga_dfl_pci on real PCI devices: QEMU ivshmem-plain cards whose BAR 2
- * holds DFL images from selftests/fpga/pci-cards (scripts/dfl-image), with
- * the host model (scripts/vm/dfl-model) answering port resets.
+ * holds DFL images from selftests/fpga/pci-cards (scripts/images/dfl-image), with
+ * the host model (scripts/images/dfl-model) answering port resets.
  *
  * "basic": FME (global error, counter bank) and two ports with known AFU
  * GUIDs, sizes and register values, one DFHv1 feature.  "malformed": FME;

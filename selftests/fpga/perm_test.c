@@ -16,7 +16,7 @@
  *
  * One table, rows[], is both the test and the documentation:
  * "perm_test --markdown" prints it as Documentation/security.md shows it,
- * and scripts/perm-table.sh fails when the two differ.  A row where the
+ * and scripts/check/perm-table.sh fails when the two differ.  A row where the
  * code does not do what security.md says keeps security.md's answer and
  * names the finding (findings[]), which the failure then quotes.
  */

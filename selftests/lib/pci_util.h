@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * PCI DFL cards in the test VM: QEMU ivshmem-plain devices whose BAR 2 is
- * an image written by scripts/dfl-image.  Find them by the name in the
+ * an image written by scripts/images/dfl-image.  Find them by the name in the
  * image's control block, reach the control block of the host model
- * (scripts/vm/dfl-model), and find the FME and ports made of a card.
+ * (scripts/images/dfl-model), and find the FME and ports made of a card.
  */
 #ifndef _FPGA_SELFTEST_PCI_UTIL_H
 #define _FPGA_SELFTEST_PCI_UTIL_H
@@ -18,7 +18,7 @@
 #define PCI_DRIVER	"/sys/bus/pci/drivers/fpga_dfl_pci"
 #define IVSHMEM_ID	"1af4 1110"
 
-/* Control block at the end of the image (scripts/dfl-image) */
+/* Control block at the end of the image (scripts/images/dfl-image) */
 #define CTL_SIZE	0x1000
 #define CTL_MAGIC	0x4c444f4d4c464400ULL
 #define CTL_POLL_US	0x60

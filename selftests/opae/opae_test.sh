@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # OPAE's own tools, unchanged, on our drivers: fpgainfo, hello_fpga and
-# hello_events (built from the OPAE SDK by scripts/opae-build.sh, in the VM
+# hello_events (built from the OPAE SDK by scripts/build/opae-build.sh, in the VM
 # beside this test) on a simulated card (a PCI function of fpga_sim's
 # bus) and on the PCI cards of the VM (QEMU ivshmem functions bound to
 # fpga_dfl_pci).  What they print is compared with what sysfs says of
@@ -347,7 +347,7 @@ t_hello_sim()
 	[ "$n" -gt 0 ] || { diag "the card's dma_rd_bytes is $n"; return 1; }
 }
 
-# hello_fpga on a PCI card: the host-side model (scripts/vm/dfl-model)
+# hello_fpga on a PCI card: the host-side model (scripts/images/dfl-model)
 # runs NLB0 in the guest's memory
 t_hello_pci()
 {

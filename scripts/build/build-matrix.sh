@@ -12,7 +12,7 @@
 # usage: build-matrix.sh [KVER...]   (default: the six kernels)
 #        build-matrix.sh --list      (print the six kernels)
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/matrix
 MAKE=${MAKE:-make}
 
@@ -54,17 +54,17 @@ for kver in "$@"; do
 	src=$out/$kver
 	log=$out/$kver.log
 	rm -rf "$src"
-	mkdir -p "$src/scripts"
+	mkdir -p "$src/scripts/build" "$src/scripts/deb"
 	cp -r "$top/kernel" "$top/include" "$top/Kconfig" "$src/"
-	cp "$top/scripts/kconfig-defaults" "$top/scripts/dkms-modules" \
-		"$src/scripts/"
+	cp "$top/scripts/build/kconfig-defaults" "$src/scripts/build/"
+	cp "$top/scripts/deb/dkms-modules" "$src/scripts/deb/"
 	# Our reading of Kconfig must agree with this kernel's kconfig
-	if ! "$top/scripts/kconfig-check.sh" "$kdir" >"$log" 2>&1; then
+	if ! "$top/scripts/build/kconfig-check.sh" "$kdir" >"$log" 2>&1; then
 		echo "FAIL $kver: kconfig-check ($log)"
 		failed=1
 		continue
 	fi
-	opts=$("$src/scripts/kconfig-defaults" "$src/Kconfig" \
+	opts=$("$src/scripts/build/kconfig-defaults" "$src/Kconfig" \
 		"$kdir/include/config/auto.conf") || { failed=1; continue; }
 	# shellcheck disable=SC2086
 	$MAKE -C "$kdir" M="$src/kernel" $opts clean >/dev/null 2>&1
@@ -74,11 +74,11 @@ for kver in "$@"; do
 	   ! grep -iqE 'warning:|error:' "$log"; then
 		# Every module Kconfig enabled was built
 		missing=""
-		for m in $("$src/scripts/dkms-modules" "$src" "$kdir"); do
+		for m in $("$src/scripts/deb/dkms-modules" "$src" "$kdir"); do
 			[ -f "$src/$m.ko" ] || missing="$missing ${m##*/}"
 		done
 		if [ -z "$missing" ]; then
-			echo "ok   $kver: $(echo $("$src/scripts/dkms-modules" \
+			echo "ok   $kver: $(echo $("$src/scripts/deb/dkms-modules" \
 				"$src" "$kdir" | sed 's|.*/||'))"
 			continue
 		fi

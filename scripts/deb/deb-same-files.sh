@@ -10,7 +10,7 @@
 # usage: deb-same-files.sh DEBDIR
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 DEBDIR" >&2; exit 2; }
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 debdir=$(cd "$1" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

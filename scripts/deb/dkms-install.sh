@@ -9,9 +9,9 @@
 # usage: dkms-install.sh KVER [KVER...]
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 KVER [KVER...]" >&2; exit 2; }
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$top/dkms.conf")
-version=$("$top/scripts/version")
+version=$("$top/scripts/build/version")
 src=/usr/src/$name-$version
 
 # The package owns /usr/src/fpga-suite-*: leave its files alone and make
@@ -30,7 +30,7 @@ fi
 if [ -n "$(dkms status -m "$name" -v "$version" 2>/dev/null)" ]; then
 	dkms remove -m "$name" -v "$version" --all >/dev/null
 fi
-"$top/scripts/dkms-source.sh" "$src"
+"$top/scripts/deb/dkms-source.sh" "$src"
 
 dkms add -m "$name" -v "$version"
 for kver in "$@"; do

@@ -11,7 +11,7 @@ set -eu
 # Headers of every kernel bookworm ships (build-matrix.sh): 6.1 and 6.12,
 # generic, rt and cloud.  Debian's 6.12 headers pull their images in.
 # cmake, g++ and uuid-dev (with pkg-config and json-c): OPAE's offline
-# build, for the interoperability tests (scripts/opae-build.sh).
+# build, for the interoperability tests (scripts/build/opae-build.sh).
 # liburing-dev: port_bench's baseline for DMA mapping (io_uring's buffer
 # registration), linked statically into the benchmark.
 PACKAGES="

@@ -8,14 +8,14 @@
 # fuzzing on it, then proves that a KASAN report, a lockdep splat and a
 # kmemleak entry each fail a run.  Ends with "N passed, N failed".
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 logs=$top/build/logs/debug
 mkdir -p "$logs"
 MAKE=${MAKE:-make}
 M="$MAKE --no-print-directory"
 start=$(date +%s)
-. "$top/scripts/check-lib.sh"
+. "$top/scripts/check/check-lib.sh"
 
 # What this tier runs, COLLECTION or COLLECTION:TEST (those the tree has).
 # DEBUG_SET=full (make check-full, the default): every kselftest, the
@@ -53,9 +53,9 @@ echo "== debug tier: DEBUG_SET=${DEBUG_SET:-full}: $DEBUG_TESTS"
 
 echo "== debug kernel (built once, then cached)"
 kstart=$(date +%s)
-step debug-kernel-build scripts/debug-kernel.sh
+step debug-kernel-build scripts/build/debug-kernel.sh
 echo "     debug kernel ready in $(( $(date +%s) - kstart )) s"
-kdir=$(scripts/debug-kernel.sh --path) || { finish "$start"; exit 1; }
+kdir=$(scripts/build/debug-kernel.sh --path) || { finish "$start"; exit 1; }
 echo "     in $kdir"
 kver=$($M -s -C "$kdir" kernelrelease)
 

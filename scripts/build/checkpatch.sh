@@ -4,8 +4,8 @@
 # checkpatch.pl (from Debian's linux-source-6.1) over every kernel source
 # of the suite: any error, warning or check fails.
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
-src=$("$top/scripts/linux-source.sh")
+top=$(cd "$(dirname "$0")/../.." && pwd)
+src=$("$top/scripts/build/linux-source.sh")
 files=$(cd "$top" && find kernel include selftests/*/*_module selftests/bench/peer \
 	-name '*.[ch]' ! -name '*.mod.c' | sort)
 # shellcheck disable=SC2086

@@ -10,17 +10,17 @@
 # usage: dkms-source.sh DIR
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 dst=$1
-version=$("$top/scripts/version")
+version=$("$top/scripts/build/version")
 
 rm -rf "$dst"
-mkdir -p "$dst/scripts"
+mkdir -p "$dst/scripts/build" "$dst/scripts/deb"
 install -m 0644 "$top/Makefile" "$top/Kconfig" "$dst/"
 sed "s/#MODULE_VERSION#/$version/" "$top/dkms.conf" > "$dst/dkms.conf"
 chmod 0644 "$dst/dkms.conf"
-install -m 0755 "$top/scripts/kconfig-defaults" "$top/scripts/dkms-modules" \
-	"$dst/scripts/"
+install -m 0755 "$top/scripts/build/kconfig-defaults" "$dst/scripts/build/"
+install -m 0755 "$top/scripts/deb/dkms-modules" "$dst/scripts/deb/"
 (cd "$top" && find include kernel -type f \( -name Kbuild -o -name '*.mk' -o \
 	-name '*.[ch]' \) ! -name '*.mod.c' ! -name '*.o' | sort) |
 while read -r f; do

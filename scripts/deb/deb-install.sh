@@ -11,8 +11,8 @@
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 DEBDIR" >&2; exit 2; }
 debdir=$(cd "$1" && pwd)
-top=$(cd "$(dirname "$0")/.." && pwd)
-version=$("$top/scripts/version")
+top=$(cd "$(dirname "$0")/../.." && pwd)
+version=$("$top/scripts/build/version")
 packages="fpga-suite-dkms fpga-tools fpga-tools-dbgsym"
 export DEBIAN_FRONTEND=noninteractive
 
@@ -28,7 +28,7 @@ done
 if [ -n "$old" ]; then
 	echo "deb-install: purging the installed$old"
 	# shellcheck disable=SC2086
-	"$(dirname "$0")"/apt-get.sh purge -y -q $old
+	"$(dirname "$0")"/../build/apt-get.sh purge -y -q $old
 fi
 # What a checkout registered: every version, and its source trees
 for v in $(dkms status -m fpga-suite 2>/dev/null |
@@ -38,7 +38,7 @@ for v in $(dkms status -m fpga-suite 2>/dev/null |
 done
 rm -rf /usr/src/fpga-suite-*
 
-"$(dirname "$0")"/apt-get.sh install -y -q --no-install-recommends \
+"$(dirname "$0")"/../build/apt-get.sh install -y -q --no-install-recommends \
 	"$debdir/fpga-suite-dkms_${version}_all.deb" \
 	"$debdir"/fpga-tools_"${version}"_*.deb \
 	"$debdir"/fpga-tools-dbgsym_"${version}"_*.deb

@@ -9,9 +9,9 @@
 # usage: make-deb.sh OUT
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 OUT" >&2; exit 2; }
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$1
-version=$("$top/scripts/version")
+version=$("$top/scripts/build/version")
 src=$out/fpga-suite-$version
 
 rm -rf "$out"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Our Kconfig must stay valid Kconfig, and scripts/kconfig-defaults (what
+# Our Kconfig must stay valid Kconfig, and scripts/build/kconfig-defaults (what
 # the out-of-tree build uses) must agree with the kernel's own kconfig.
 # Runs the target kernel's scripts/kconfig/conf on our Kconfig, with every
 # kernel symbol it depends on defined as in the kernel's configuration,
@@ -10,7 +10,7 @@
 # usage: kconfig-check.sh KDIR
 set -eu
 kdir=$1
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 conf=$kdir/scripts/kconfig/conf
 autoconf=$kdir/include/config/auto.conf
 [ -x "$conf" ] || { echo "kconfig-check: $conf missing" >&2; exit 1; }
@@ -44,7 +44,7 @@ deps=$(sed -n 's/^[[:space:]]*depends on //p' "$top/Kconfig" |
 for sym in $ours; do
 	grep "^CONFIG_$sym=" "$work/out.config" || true
 done > "$work/kconfig.txt"
-"$top/scripts/kconfig-defaults" "$top/Kconfig" "$autoconf" > "$work/ours.txt"
+"$top/scripts/build/kconfig-defaults" "$top/Kconfig" "$autoconf" > "$work/ours.txt"
 if ! diff -u "$work/kconfig.txt" "$work/ours.txt"; then
 	echo "kconfig-check: kconfig-defaults disagrees with the kernel's kconfig"
 	exit 1

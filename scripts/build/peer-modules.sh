@@ -15,7 +15,7 @@ set -eu
 [ $# -eq 2 ] || { echo "usage: $0 KVER OUTDIR" >&2; exit 2; }
 kver=$1
 out=$2
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 tarball=/usr/src/linux-source-6.1.tar.xz
 [ -r "$tarball" ] || { echo "peer-modules.sh: $tarball missing (make deps)" >&2; exit 1; }
 kdir=/lib/modules/$kver/build

@@ -16,7 +16,7 @@
 #                      local repository it was cloned from)
 #   FPGA_SUITE_CACHE=DIR  the cache (default ~/.cache/fpga-suite)
 set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}
 tarball=${OPAE_TARBALL:-}
 beside=$(cd "$top/.." && pwd)/shared/third_party

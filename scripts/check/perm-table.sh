@@ -5,13 +5,13 @@
 # the lines between its two markers must be what "perm_test --markdown"
 # prints (the program only prints; nothing is loaded).
 #
-#   scripts/perm-table.sh            fail, with the diff, if they differ
-#   scripts/perm-table.sh --update   write perm_test's table into the page
+#   scripts/check/perm-table.sh            fail, with the diff, if they differ
+#   scripts/check/perm-table.sh --update   write perm_test's table into the page
 #
 # PERM_TEST names the program (default: build/selftests/fpga/perm_test,
 # from "make selftests").
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 bin=${PERM_TEST:-build/selftests/fpga/perm_test}
 doc=Documentation/security.md
@@ -46,6 +46,6 @@ if [ "${1:-}" = --update ]; then
 fi
 if ! diff -u --label "$doc" --label "$bin --markdown" "$tmp/doc" "$tmp/table"; then
 	echo "perm-table: $doc's permission matrix is not perm_test's table;" \
-	     "scripts/perm-table.sh --update writes it in" >&2
+	     "scripts/check/perm-table.sh --update writes it in" >&2
 	exit 1
 fi

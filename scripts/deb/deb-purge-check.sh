@@ -9,7 +9,7 @@
 # usage: deb-purge-check.sh
 set -u
 export DEBIAN_FRONTEND=noninteractive
-"$(dirname "$0")"/apt-get.sh purge -y -q fpga-suite-dkms fpga-tools fpga-tools-dbgsym || exit 1
+"$(dirname "$0")"/../build/apt-get.sh purge -y -q fpga-suite-dkms fpga-tools fpga-tools-dbgsym || exit 1
 
 left=$(
 	for p in fpga-suite-dkms fpga-tools fpga-tools-dbgsym; do

@@ -8,53 +8,53 @@
 # limit and a hung (silent) guest as failures, and purge the packages.
 # Ends with the line "N passed, N failed".
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 logs=$top/build/logs
 mkdir -p "$logs"
 MAKE=${MAKE:-make}
 M="$MAKE --no-print-directory"
 start=$(date +%s)
-. "$top/scripts/check-lib.sh"
+. "$top/scripts/check/check-lib.sh"
 
 echo "== build and lint"
-step checkpatch scripts/checkpatch.sh
-step kconfig-valid scripts/kconfig-check.sh "$($M -s print-kdir)"
+step checkpatch scripts/build/checkpatch.sh
+step kconfig-valid scripts/build/kconfig-check.sh "$($M -s print-kdir)"
 # W=1, sparse, -Werror against each of the six kernels bookworm ships
 # (the VM's among them)
-step build-matrix scripts/build-matrix.sh
+step build-matrix scripts/build/build-matrix.sh
 step user-werror $M user
 step user-tests-valgrind $M -C user valgrind
 step selftests-build $M selftests
 # Documentation/security.md's permission matrix is perm_test's table
-step security-table scripts/perm-table.sh
+step security-table scripts/check/perm-table.sh
 step harness-judge-unit python3 scripts/vm/test-run-vm
 
 # The VM's kernel is named (KERNEL_PKG, or KVER given to make check),
 # whatever the host runs or has installed besides
 kver=${KVER:-$($M -s print-vm-kver)}
-matrix=$(scripts/build-matrix.sh --list 2>/dev/null)
+matrix=$(scripts/build/build-matrix.sh --list 2>/dev/null)
 echo "== Debian packages: built, lintian, installed with apt as a user does"
 # The tools' tests ran above (user-tests-valgrind): not again in the build
 step deb env DEB_BUILD_OPTIONS=nocheck $M deb
-step deb-same-files scripts/deb-same-files.sh build/deb
+step deb-same-files scripts/deb/deb-same-files.sh build/deb
 step bash-completion bash user/tests/completion_test.sh
 # fpga-suite-dkms's own postinst builds the modules: for every kernel with
 # headers when the running one is not installed (CI), else for the running
 # and the newest; DKMS's kernel hook would build the others as a kernel
 # upgrade does, and so does this step for the rest of the matrix
-step deb-install scripts/deb-install.sh build/deb
+step deb-install scripts/deb/deb-install.sh build/deb
 for k in $(echo "$kver" $matrix | tr ' ' '\n' | sort -u); do
 	dkms status -m fpga-suite -k "$k" 2>/dev/null | grep -q installed &&
 		continue
 	[ "$k" = "$kver" ] && continue   # the VM's: the postinst's job
 	echo "dkms: $k was not built by the postinst (not running, not newest)"
-	dkms install -m fpga-suite -v "$(scripts/version)" -k "$k" \
+	dkms install -m fpga-suite -v "$(scripts/build/version)" -k "$k" \
 		>> "$logs/deb-install.log" 2>&1
 done
 # Installed, with exactly the modules Kconfig enables for that kernel
 for k in $(echo "$kver" $matrix | tr ' ' '\n' | sort -u); do
-	want=$(scripts/dkms-modules . "/lib/modules/$k/build" | sed 's|.*/||' |
+	want=$(scripts/deb/dkms-modules . "/lib/modules/$k/build" | sed 's|.*/||' |
 	       sort | tr '\n' ' ')
 	have=$(cd "/lib/modules/$k/updates/dkms" 2>/dev/null &&
 	       ls | sed 's/\.ko.*//' | sort | tr '\n' ' ')
@@ -69,7 +69,7 @@ done
 echo "== selftests in the VM"
 # OPAE's tools for selftests/opae: built once from ../shared/third_party,
 # cached outside the tree, put in the VM's image
-step opae-build scripts/opae-build.sh
+step opae-build scripts/build/opae-build.sh
 step initramfs $M initramfs KVER="$kver" VM_MODULES=dkms VM_TOOLS=deb
 vm_kernel=/boot/vmlinuz-$kver
 vm_initrd=build/initramfs.cpio
@@ -116,6 +116,6 @@ vm_kernel=/boot/vmlinuz-$kver612rt
 vm_tests vm-6.12-rt "${VM_TIMEOUT:-}" "${VM_TESTS:-$rt_tests}"
 
 echo "== the packages purge cleanly"
-step deb-purge scripts/deb-purge-check.sh
+step deb-purge scripts/deb/deb-purge-check.sh
 
 finish "$start"

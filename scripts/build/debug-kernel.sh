@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Build (once) the debug kernel of "make check-debug" from Debian's
-# linux-source-6.1: allnoconfig + scripts/debug-kernel/debug.config, with
+# linux-source-6.1: allnoconfig + scripts/build/debug-kernel/debug.config, with
 # the suite itself inside the tree as drivers/fpga_suite (so that our
 # Kconfig and Kbuild files are used as a kernel uses them).
 #
@@ -20,7 +20,7 @@ set -euo pipefail
 TREE_LAYOUT=1
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(dirname "$here")
+repo=$(cd "$here/../.." && pwd)
 fragment=$here/debug-kernel/debug.config
 tarball=/usr/src/linux-source-6.1.tar.xz
 [ -r "$tarball" ] || { echo "debug-kernel: $tarball missing (make deps)" >&2; exit 1; }
