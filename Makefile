@@ -158,10 +158,18 @@ endif
 # OPAE's tools and libraries (make opae), when built, for selftests/opae
 OPAE_ROOT = $(shell scripts/build/opae-build.sh --path 2>/dev/null)
 
-initramfs: stage $(if $(filter build,$(VM_MODULES)),modules)
+# The kernel's ynl CLI and the Python it needs, for selftests/fpga/ynl_test.py
+# (where Debian's linux-source-6.12 is installed: make deps)
+YNL_ROOT = $(if $(wildcard /usr/src/linux-source-6.12.tar.xz),$(BUILD)/ynl-root)
+
+$(BUILD)/ynl-root: scripts/build/ynl-stage.sh scripts/build/linux-source.sh \
+		Documentation/netlink/specs/fpga.yaml selftests/fpga/ynl_test.py
+	scripts/build/ynl-stage.sh $@
+
+initramfs: stage $(YNL_ROOT) $(if $(filter build,$(VM_MODULES)),modules)
 	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) \
 		scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs.cpio $(BUILD)/stage \
-		$(OPAE_ROOT)
+		$(OPAE_ROOT) $(YNL_ROOT)
 
 # The OPAE SDK from ../shared/third_party, built once and cached
 opae:

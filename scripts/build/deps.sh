@@ -14,6 +14,9 @@ set -eu
 # build, for the interoperability tests (scripts/build/opae-build.sh).
 # liburing-dev: port_bench's baseline for DMA mapping (io_uring's buffer
 # registration), linked statically into the benchmark.
+# linux-source-6.12, python3-yaml, python3-jsonschema: the kernel's ynl
+# tools (6.1's sources have none), which check the netlink spec
+# (scripts/ynl-check.sh) and drive the family in the VM.
 PACKAGES="
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1 linux-perf
 	linux-headers-rt-amd64 linux-headers-cloud-amd64
@@ -26,6 +29,7 @@ PACKAGES="
 	systemtap-sdt-dev liburing-dev
 	debhelper dh-dkms lintian bash-completion git
 	cmake g++ uuid-dev
+	linux-source-6.12 python3-yaml python3-jsonschema
 "
 
 missing=""

@@ -28,6 +28,7 @@ step user-tests-valgrind $M -C user valgrind
 step selftests-build $M selftests
 # Documentation/security.md's permission matrix is perm_test's table
 step security-table scripts/check/perm-table.sh
+step netlink-spec scripts/check/ynl-check.sh
 step harness-judge-unit python3 scripts/vm/test-run-vm
 
 # The VM's kernel is named (KERNEL_PKG, or KVER given to make check),
