@@ -144,3 +144,31 @@ int fpga_dfl_port_reset(struct fpga_dfl_device *fdev)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_port_reset);
+
+/*
+ * The sysfs attribute "reset" of a port, which the driver that owns the
+ * port lists in its dev_groups: writing a true value resets the port
+ * through that driver's reset callback, as netlink PORT_RESET does.  The
+ * driver core removes dev_groups before the driver's remove(), and waits
+ * for a store in progress, so the driver stays bound meanwhile.
+ */
+static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
+			   const char *buf, size_t count)
+{
+	struct fpga_dfl_driver *drv = to_fpga_dfl_driver(dev->driver);
+	bool val;
+	int ret;
+
+	ret = kstrtobool(buf, &val);
+	if (ret)
+		return ret;
+	if (!val)
+		return -EINVAL;
+	if (!drv->reset)
+		return -EOPNOTSUPP;
+	ret = drv->reset(to_fpga_dfl_device(dev));
+	return ret ? ret : count;
+}
+
+struct device_attribute fpga_dfl_dev_attr_reset = __ATTR_WO(reset);
+EXPORT_SYMBOL_GPL(fpga_dfl_dev_attr_reset);

@@ -53,27 +53,11 @@ static ssize_t power_state_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(power_state);
 
-static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
-			   const char *buf, size_t count)
-{
-	bool val;
-	int ret;
-
-	ret = kstrtobool(buf, &val);
-	if (ret)
-		return ret;
-	if (!val)
-		return -EINVAL;
-	ret = fpga_port_reset(to_port(dev));
-	return ret ? ret : count;
-}
-static DEVICE_ATTR_WO(reset);
-
 static struct attribute *fpga_port_attrs[] = {
 	&dev_attr_id.attr,
 	&dev_attr_afu_id.attr,
 	&dev_attr_power_state.attr,
-	&dev_attr_reset.attr,
+	&fpga_dfl_dev_attr_reset.attr,
 	NULL,
 };
 

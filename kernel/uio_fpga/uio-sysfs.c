@@ -39,22 +39,6 @@ int uio_fpga_dfl_reset(struct fpga_dfl_device *fdev)
 	return uio_fpga_reset(dev_get_drvdata(&fdev->dev));
 }
 
-static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
-			   const char *buf, size_t count)
-{
-	bool val;
-	int ret;
-
-	ret = kstrtobool(buf, &val);
-	if (ret)
-		return ret;
-	if (!val)
-		return -EINVAL;
-	ret = uio_fpga_reset(dev_get_drvdata(dev));
-	return ret ? ret : count;
-}
-static DEVICE_ATTR_WO(reset);
-
 /* As enumerated: the AFU does not answer while the port is in reset */
 static ssize_t afu_id_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
@@ -67,7 +51,7 @@ static ssize_t afu_id_show(struct device *dev, struct device_attribute *attr,
 static DEVICE_ATTR_RO(afu_id);
 
 static struct attribute *uio_fpga_attrs[] = {
-	&dev_attr_reset.attr,
+	&fpga_dfl_dev_attr_reset.attr,
 	&dev_attr_afu_id.attr,
 	NULL,
 };

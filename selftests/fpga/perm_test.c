@@ -90,7 +90,8 @@ struct perm_row {
 	int (*op)(struct cell *c);	/* 0 or -errno */
 	void (*cleanup)(struct world *w);	/* by root, after the cell */
 	unsigned long cmd;	/* ioctl and netlink rows: the command */
-	enum dir dir;		/* sysfs rows: attr in this directory ... */
+	enum dir dir;		/* sysfs rows: attr in this directory ...;
+				 * PORT_RESET: UIO_DIR, uio_fpga's port */
 	const char *attr;
 	const char *value;	/* ... gets value; NULL: what it holds */
 	int map;		/* mmap rows: the map (port: 0, the AFU) */
@@ -363,7 +364,9 @@ static int op_netlink(struct cell *c)
 		ret = msg ? nlt_do(sk, msg, &r) : -ENOMEM;
 		break;
 	case FPGA_NL_CMD_PORT_RESET:
-		ret = nlt_port_cmd(sk, family, cmd, w->port, -1, &r);
+		/* The port uio_fpga owns, for a row in its directory */
+		ret = nlt_port_cmd(sk, family, cmd, c->row->dir == UIO_DIR ?
+				   w->uio_port : w->port, -1, &r);
 		break;
 	case FPGA_NL_CMD_PORT_CLEAR_ERRORS:
 		/* The current value, which is what clearing takes */
@@ -577,6 +580,9 @@ static const struct perm_row rows[] = {
 	  .expect = ANYONE },
 	{ .what = "`FPGA_NL_CMD_PORT_RESET`", .op = op_netlink,
 	  .cmd = FPGA_NL_CMD_PORT_RESET, .expect = NET_ADMIN },
+	{ .what = "`FPGA_NL_CMD_PORT_RESET` of a `uio_fpga` port",
+	  .op = op_netlink, .cmd = FPGA_NL_CMD_PORT_RESET, .dir = UIO_DIR,
+	  .expect = NET_ADMIN },
 	{ .what = "`FPGA_NL_CMD_PORT_CLEAR_ERRORS`", .op = op_netlink,
 	  .cmd = FPGA_NL_CMD_PORT_CLEAR_ERRORS, .expect = NET_ADMIN },
 };

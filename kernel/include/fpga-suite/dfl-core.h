@@ -408,6 +408,8 @@ extern unsigned int fpga_dfl_reset_timeout_us;
 int fpga_dfl_port_disable(struct fpga_dfl_device *fdev);
 int fpga_dfl_port_enable(struct fpga_dfl_device *fdev);
 int fpga_dfl_port_reset(struct fpga_dfl_device *fdev);
+/* A port's sysfs "reset" for a driver's dev_groups: calls its @reset */
+extern struct device_attribute fpga_dfl_dev_attr_reset;
 
 int __fpga_dfl_driver_register(struct fpga_dfl_driver *drv,
 			       struct module *owner);
