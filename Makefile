@@ -57,6 +57,7 @@ help:
 	@echo "make check         install deps, lint, build, run all tests in the VM"
 	@echo "make modules       build the kernel modules (KVER=, KDIR=)"
 	@echo "make build-matrix  build them with W=1, sparse, -Werror for 6.1 and 6.12, generic/rt/cloud"
+	@echo "make build-matrix SUITE=trixie|sid  the same for that suite's kernels, in a root of it"
 	@echo "make user          build fpgactl and its library"
 	@echo "make selftests     build the kselftests"
 	@echo "make install       install tools, headers, udev rule (DESTDIR=, PREFIX=)"
@@ -79,9 +80,11 @@ modules:
 	$(KBUILD) modules
 
 # The same checks against the six kernels of bookworm (6.1 and 6.12,
-# generic, rt, cloud), each in its own copy under build/matrix
+# generic, rt, cloud), each in its own copy under build/matrix; SUITE=trixie
+# (its 6.12, trixie-backports' 7.x) or SUITE=sid: that suite's kernels,
+# built in a root of the suite (scripts/build/suite-root.sh)
 build-matrix:
-	scripts/build/build-matrix.sh
+	scripts/build/build-matrix.sh $(if $(SUITE),--suite $(SUITE))
 
 # W=1, warnings as errors, sparse: any diagnostic fails the build
 modules-check: clean-modules

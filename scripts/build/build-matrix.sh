@@ -1,22 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Build the modules against every kernel a Debian bookworm user can
-# install, with W=1, sparse (C=1) and warnings as errors: the 6.1 and 6.12
-# lines, generic, rt and cloud.  Each kernel is the one that Debian's
-# headers metapackage of its flavour names today (so the matrix follows
-# Debian's updates); "make deps" installs them.  Each build runs in its own
-# copy of the sources (kbuild puts objects next to them), and each kernel
-# gets the modules our Kconfig enables for its configuration.
+# Build the modules against every kernel Debian ships, with W=1, sparse
+# (C=1) and warnings as errors, and every module our Kconfig enables for
+# the kernel's configuration:
+#   - on the host, the kernels a bookworm user can install: the 6.1 and
+#     6.12 lines, generic, rt and cloud ("make deps" installs them);
+#   - with --suite SUITE, those of another suite, built inside a root of
+#     that suite with its own compiler (scripts/build/suite-root.sh):
+#     trixie's 6.12 and trixie-backports' 7.x, sid's newest.
+# Each kernel is the one Debian's headers metapackage of its flavour names
+# today, so the matrix follows Debian's updates.  Each build runs in its
+# own copy of the sources (kbuild puts objects next to them).  A build
+# where sparse did not run fails, as one with a diagnostic does.
 #
-# usage: build-matrix.sh [KVER...]   (default: the six kernels)
-#        build-matrix.sh --list      (print the six kernels)
+# usage: build-matrix.sh [--suite SUITE] [KVER...]  (default: all kernels)
+#        build-matrix.sh [--suite SUITE] --list     (print the kernels)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out=$top/build/matrix
 MAKE=${MAKE:-make}
 
-# The headers metapackages of the six flavours, in the order printed
+# The headers metapackages of the six bookworm flavours, in the order printed
 METAPACKAGES="linux-headers-amd64 linux-headers-rt-amd64
 	linux-headers-cloud-amd64 linux-headers-6.12-amd64
 	linux-headers-6.12-rt-amd64 linux-headers-6.12-cloud-amd64"
@@ -28,58 +32,92 @@ kver_of()
 		sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p'
 }
 
+suite=""
 list=false
-if [ "${1:-}" = --list ]; then
-	list=true
-	shift
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--suite) suite=$2; shift 2 ;;
+	--list) list=true; shift ;;
+	*) break ;;
+	esac
+done
+
+# Where the kernels are: the host (root "") or a suite's root, and how a
+# command runs there
+if [ -n "$suite" ]; then
+	root=$("$top/scripts/build/suite-root.sh" "$suite") || exit 1
+	run="$top/scripts/build/suite-root.sh --run $suite"
+else
+	root=""
+	run=""
 fi
+out=/build/matrix
+[ -n "$root" ] || out=$top/build/matrix
+logs=$top/build/matrix
+
 if [ $# -eq 0 ]; then
-	for pkg in $METAPACKAGES; do
-		kver=$(kver_of "$pkg")
-		if [ -z "$kver" ]; then
-			echo "build-matrix: $pkg is not installed (make deps)" >&2
-			exit 1
-		fi
-		set -- "$@" "$kver"
-	done
+	if [ -n "$root" ]; then
+		# shellcheck disable=SC2046
+		set -- $(cat "$root/kernels")
+	else
+		for pkg in $METAPACKAGES; do
+			kver=$(kver_of "$pkg")
+			if [ -z "$kver" ]; then
+				echo "build-matrix: $pkg is not installed (make deps)" >&2
+				exit 1
+			fi
+			set -- "$@" "$kver"
+		done
+	fi
 fi
 if $list; then
 	echo "$@"
 	exit 0
 fi
 
+mkdir -p "$logs"
 failed=0
 for kver in "$@"; do
 	kdir=/lib/modules/$kver/build
-	src=$out/$kver
-	log=$out/$kver.log
-	rm -rf "$src"
-	mkdir -p "$src/scripts/build" "$src/scripts/deb"
-	cp -r "$top/kernel" "$top/include" "$top/Kconfig" "$src/"
-	cp "$top/scripts/build/kconfig-defaults" "$src/scripts/build/"
-	cp "$top/scripts/deb/dkms-modules" "$src/scripts/deb/"
+	src=$out/$kver			# as the build sees it
+	copy=$root$src			# as this script sees it
+	log=$logs/$kver.log
+	rm -rf "$copy"
+	mkdir -p "$copy/scripts/build" "$copy/scripts/deb"
+	cp -r "$top/kernel" "$top/include" "$top/Kconfig" "$copy/"
+	cp "$top/scripts/build/kconfig-defaults" \
+		"$top/scripts/build/kconfig-check.sh" "$copy/scripts/build/"
+	cp "$top/scripts/deb/dkms-modules" "$copy/scripts/deb/"
 	# Our reading of Kconfig must agree with this kernel's kconfig
-	if ! "$top/scripts/build/kconfig-check.sh" "$kdir" >"$log" 2>&1; then
+	if ! $run "$src/scripts/build/kconfig-check.sh" "$kdir" >"$log" 2>&1; then
 		echo "FAIL $kver: kconfig-check ($log)"
 		failed=1
 		continue
 	fi
-	opts=$("$src/scripts/build/kconfig-defaults" "$src/Kconfig" \
+	opts=$($run "$src/scripts/build/kconfig-defaults" "$src/Kconfig" \
 		"$kdir/include/config/auto.conf") || { failed=1; continue; }
+	# The root's newer sparse, where its own is too old (suite-root.sh)
+	[ -n "$root" ] && [ -r "$root/checker" ] &&
+		opts="$opts CHECK=$(cat "$root/checker")"
 	# shellcheck disable=SC2086
-	$MAKE -C "$kdir" M="$src/kernel" $opts clean >/dev/null 2>&1
-	# shellcheck disable=SC2086
-	if $MAKE -j"$(nproc)" -C "$kdir" M="$src/kernel" $opts W=1 C=1 KCFLAGS=-Werror \
-			modules >"$log" 2>&1 &&
+	if $run $MAKE -j"$(nproc)" -C "$kdir" M="$src/kernel" $opts W=1 C=1 \
+			KCFLAGS=-Werror modules >"$log" 2>&1 &&
 	   ! grep -iqE 'warning:|error:' "$log"; then
+		if ! grep -q '^  CHECK ' "$log"; then
+			echo "FAIL $kver: sparse did not run (C=1 ignored: $log)"
+			grep -i 'sparse\|checker' "$log" | head -3 | sed 's/^/     | /'
+			failed=1
+			continue
+		fi
 		# Every module Kconfig enabled was built
+		modules=$($run "$src/scripts/deb/dkms-modules" "$src" "$kdir")
 		missing=""
-		for m in $("$src/scripts/deb/dkms-modules" "$src" "$kdir"); do
-			[ -f "$src/$m.ko" ] || missing="$missing ${m##*/}"
+		for m in $modules; do
+			[ -f "$root$src/$m.ko" ] || missing="$missing ${m##*/}"
 		done
 		if [ -z "$missing" ]; then
-			echo "ok   $kver: $(echo $("$src/scripts/deb/dkms-modules" \
-				"$src" "$kdir" | sed 's|.*/||'))"
+			# shellcheck disable=SC2046
+			echo "ok   $kver:" $(echo "$modules" | sed 's|.*/||')
 			continue
 		fi
 		echo "FAIL $kver: not built:$missing"

@@ -16,7 +16,9 @@ set -eu
 # registration), linked statically into the benchmark.
 # linux-source-6.12, python3-yaml, python3-jsonschema: the kernel's ynl
 # tools (6.1's sources have none), which check the netlink spec
-# (scripts/ynl-check.sh) and drive the family in the VM.
+# (scripts/check/ynl-check.sh) and drive the family in the VM.
+# debootstrap: the roots of other suites the build matrix builds their
+# kernels in (scripts/build/suite-root.sh).
 PACKAGES="
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1 linux-perf
 	linux-headers-rt-amd64 linux-headers-cloud-amd64
@@ -30,6 +32,7 @@ PACKAGES="
 	debhelper dh-dkms lintian bash-completion git
 	cmake g++ uuid-dev
 	linux-source-6.12 python3-yaml python3-jsonschema
+	debootstrap
 "
 
 missing=""
