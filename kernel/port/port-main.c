@@ -404,6 +404,17 @@ static const struct fpga_dfl_device_id fpga_port_ids[] = {
 	{ }
 };
 
+/*
+ * fpga_dfl_driver.reset: netlink PORT_RESET (under the device lock) and
+ * the core's sysfs reset (an attribute of our dev_groups) find the port
+ * bound.  A call into port-reset.c, so that a kprobe on fpga_port_reset
+ * sees these resets too (Documentation/tracing.md).
+ */
+static int fpga_port_dfl_reset(struct fpga_dfl_device *fdev)
+{
+	return fpga_port_reset(dev_get_drvdata(&fdev->dev));
+}
+
 static struct fpga_dfl_driver fpga_port_driver = {
 	.drv = {
 		.name		= "fpga_port",

@@ -70,9 +70,3 @@ int fpga_port_reset(struct fpga_port *port)
 	mutex_unlock(&port->lock);
 	return ret;
 }
-
-/* fpga_dfl_driver.reset: the core holds the device lock, port is bound */
-int fpga_port_dfl_reset(struct fpga_dfl_device *fdev)
-{
-	return fpga_port_reset(dev_get_drvdata(&fdev->dev));
-}

@@ -214,7 +214,6 @@ int fpga_port_reset(struct fpga_port *port);
 int __fpga_port_disable(struct fpga_port *port);
 int __fpga_port_enable(struct fpga_port *port);
 int fpga_port_enable(struct fpga_port *port);
-int fpga_port_dfl_reset(struct fpga_dfl_device *fdev);
 
 /* port-region.c */
 struct dfl_fpga_port_region_info;

@@ -33,7 +33,10 @@ int uio_fpga_reset(struct uio_fpga *uf)
 	return ret;
 }
 
-/* fpga_dfl_driver.reset (netlink PORT_RESET): the core holds the device lock */
+/*
+ * fpga_dfl_driver.reset: netlink PORT_RESET (under the device lock) and
+ * the core's sysfs reset (an attribute of our dev_groups) find us bound
+ */
 int uio_fpga_dfl_reset(struct fpga_dfl_device *fdev)
 {
 	return uio_fpga_reset(dev_get_drvdata(&fdev->dev));
