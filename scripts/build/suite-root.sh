@@ -129,9 +129,7 @@ EOF
 # read; ROOT/checker names it
 newer_sparse()
 {
-	# (a mirror's sid may lag behind its Release file's validity)
-	echo "deb [check-valid-until=no] $mirror sid main" \
-		> "$root/etc/apt/sources.list.d/sid.list"
+	echo "deb $mirror sid main" > "$root/etc/apt/sources.list.d/sid.list"
 	printf 'Package: *\nPin: release n=sid\nPin-Priority: 1\n' \
 		> "$root/etc/apt/preferences.d/sid"
 	apt_in_root apt-get update -q
@@ -155,6 +153,9 @@ if [ ! -e "$root/.complete" ]; then
 	for s in $extra_suites; do
 		echo "deb $mirror $s main" > "$root.tmp/etc/apt/sources.list.d/$s.list"
 	done
+	# A mirror's sid may lag behind its Release file's validity
+	echo 'Acquire::Check-Valid-Until "false";' \
+		> "$root.tmp/etc/apt/apt.conf.d/99fpga-suite"
 	mv "$root.tmp" "$root"
 	# 6.12's headers pull its image in, whose initramfs nobody boots
 	apt_in_root dpkg-divert --local --rename --add /usr/sbin/update-initramfs
