@@ -45,7 +45,7 @@ VM_TOOLS ?= build
 # Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
 VM_TESTS ?=
 
-.PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full \
+.PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full check-suite-run \
 	fuzz bench bench-initramfs peer-modules print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install dkms-source deb deps check check-run opae \
 	check-harness lint demo vm initramfs clean
@@ -58,6 +58,7 @@ help:
 	@echo "make modules       build the kernel modules (KVER=, KDIR=)"
 	@echo "make build-matrix  build them with W=1, sparse, -Werror for 6.1 and 6.12, generic/rt/cloud"
 	@echo "make build-matrix SUITE=trixie|sid  the same for that suite's kernels, in a root of it"
+	@echo "make check-suite-run SUITE=trixie [SUITE_KVER=] VM_TESTS=...  the VM on that suite's kernel"
 	@echo "make user          build fpgactl and its library"
 	@echo "make selftests     build the kselftests"
 	@echo "make install       install tools, headers, udev rule (DESTDIR=, PREFIX=)"
@@ -191,6 +192,19 @@ check-run: initramfs
 	scripts/vm/run-vm --kernel $(VMLINUZ) --initrd $(BUILD)/initramfs.cpio \
 		--log-dir $(BUILD)/logs $(if $(VM_TIMEOUT),--timeout $(VM_TIMEOUT)) \
 		--tests "$(VM_TESTS)"
+
+# The VM on a kernel of another suite, built and unpacked in its root:
+# make check-suite-run SUITE=trixie [SUITE_KVER=7.3.4+deb13-amd64]
+# VM_TESTS=... (SUITE_KVER: by default the suite's own generic kernel)
+SUITE ?=
+SUITE_KVER ?=
+check-suite-run: stage $(YNL_ROOT)
+	@[ -n "$(SUITE)" ] || { echo "make check-suite-run: SUITE=trixie or SUITE=sid" >&2; exit 2; }
+	scripts/vm/suite-vm.sh $(SUITE) \
+		$(or $(SUITE_KVER),$$(head -n 1 $$(scripts/build/suite-root.sh $(SUITE))/kernels)) \
+		$(BUILD)/initramfs-$(SUITE).cpio $(BUILD)/stage $(OPAE_ROOT) $(YNL_ROOT) -- \
+		--log-dir $(BUILD)/logs --name $(SUITE) \
+		$(if $(VM_TIMEOUT),--timeout $(VM_TIMEOUT)) --tests "$(VM_TESTS)"
 
 demo:
 	@scripts/build/deps.sh --check >/dev/null || scripts/build/deps.sh

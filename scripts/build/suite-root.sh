@@ -18,18 +18,21 @@
 #
 # Prints the root's path; ROOT/kernels lists its kernel releases, one per
 # line, in the order above.  With --run, runs COMMAND in the root instead
-# (in a mount namespace of its own, with /proc).
+# (in a mount namespace of its own, with /proc).  With --image, unpacks
+# the image of kernel KVER into the root's images/KVER (for the VM) and
+# prints the path of its vmlinuz.
 #
 # usage: suite-root.sh SUITE
 #        suite-root.sh --run SUITE COMMAND...
+#        suite-root.sh --image SUITE KVER
 set -eu
 
-run=false
-if [ "${1:-}" = --run ]; then
-	run=true
-	shift
-fi
-[ $# -ge 1 ] || { echo "usage: $0 [--run] trixie|sid [COMMAND...]" >&2; exit 2; }
+mode=root
+case "${1:-}" in
+--run) mode=run; shift ;;
+--image) mode=image; shift ;;
+esac
+[ $# -ge 1 ] || { echo "usage: $0 [--run|--image] trixie|sid [COMMAND...|KVER]" >&2; exit 2; }
 suite=$1
 shift
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
@@ -163,12 +166,48 @@ if [ ! -e "$root/.complete" ]; then
 	rm -f "$root.tmp.log"
 	install_headers
 	touch "$root/.complete"
-elif ! $run && [ -z "$(find "$root/.refreshed" -mmin -1440 2>/dev/null)" ]; then
+elif [ "$mode" = root ] &&
+     [ -z "$(find "$root/.refreshed" -mmin -1440 2>/dev/null)" ]; then
 	log "bringing the $suite root's headers up to date"
 	install_headers
 fi
-if $run; then
-	in_root "$@"
-else
-	echo "$root"
-fi
+
+# The image of kernel $1 unpacked (not installed) into ROOT/images/KVER:
+# linux-image-KVER, or from 7.x on linux-binary- (vmlinuz),
+# linux-modules- and linux-base-KVER (modules.order, modules.builtin); its
+# modules.dep made by the root's depmod.  Prints
+# the path of vmlinuz; the module tree is ROOT/images/KVER/lib/modules.
+unpack_image()
+{
+	kver=$1
+	dir=/images/$kver
+	if [ ! -e "$root$dir/.complete" ]; then
+		log "unpacking the image of $kver in the $suite root"
+		rm -rf "$root$dir"
+		mkdir -p "$root$dir/debs"
+		if in_root apt-cache show "linux-binary-$kver" > /dev/null 2>&1; then
+			pkgs="linux-binary-$kver linux-modules-$kver linux-base-$kver"
+		else
+			pkgs="linux-image-$kver"
+		fi
+		# shellcheck disable=SC2086
+		apt_in_root sh -c "cd $dir/debs && apt-get download $pkgs &&
+			for d in *.deb; do dpkg-deb -x \$d $dir; done"
+		rm -rf "$root$dir/debs"
+		# merged /usr: the tools look in lib/modules
+		[ -e "$root$dir/lib" ] || ln -s usr/lib "$root$dir/lib"
+		apt_in_root depmod -b "$dir" "$kver"
+		touch "$root$dir/.complete"
+	fi
+	for f in "$root$dir/boot/vmlinuz-$kver" "$root$dir/usr/lib/modules/$kver/vmlinuz"; do
+		[ -e "$f" ] && { echo "$f"; return 0; }
+	done
+	log "no vmlinuz in $root$dir"
+	return 1
+}
+
+case "$mode" in
+run) in_root "$@" ;;
+image) unpack_image "$1" ;;
+*) echo "$root" ;;
+esac

@@ -12,8 +12,10 @@
 #   MODULES_DIR=DIR: take our modules from a build tree instead of the DKMS
 #   install (quick iteration without touching the host's DKMS state)
 #   MODROOT=DIR: the kernel's module tree is DIR/lib/modules/KVER (a
-#   kernel of our own, e.g. the debug kernel's modules_install) rather
-#   than the host's /lib/modules/KVER
+#   kernel of our own, e.g. the debug kernel's modules_install, or one
+#   unpacked in a suite's root) rather than the host's /lib/modules/KVER
+#   MODULES_BUILT_AS=DIR: where MODULES_DIR was when it was built (a build
+#   in a suite's root, whose modules.order names absolute paths there)
 set -eu
 
 [ $# -ge 2 ] || { echo "usage: $0 KVER OUTPUT [STAGE_DIR...]" >&2; exit 2; }
@@ -85,8 +87,10 @@ cp "$hostmoddir"/modules.order "$hostmoddir"/modules.builtin \
 	"$hostmoddir"/modules.builtin.modinfo "$root$moddir"/
 ours=""
 # What the last build of MODULES_DIR made: kbuild's modules.order (.ko or
-# .o, absolute or relative by kernel version), not every .ko in the tree,
-# where a module whose folder moved leaves its old build behind
+# .o, absolute or relative by kernel version; absolute as the build saw
+# them: MODULES_BUILT_AS, if set, is where MODULES_DIR was then, e.g. in a
+# suite's root), not every .ko in the tree, where a module whose folder
+# moved leaves its old build behind
 built_modules()
 {
 	[ -r "$MODULES_DIR/modules.order" ] || {
@@ -95,7 +99,12 @@ built_modules()
 	}
 	sed -e 's/\.ko$//' -e 's/\.o$//' "$MODULES_DIR/modules.order" |
 	while read -r m; do
-		case "$m" in /*) echo "$m.ko" ;; *) echo "$MODULES_DIR/$m.ko" ;; esac
+		case "$m" in
+		/*) [ -z "${MODULES_BUILT_AS:-}" ] ||
+			m=$MODULES_DIR${m#"$MODULES_BUILT_AS"}
+		    echo "$m.ko" ;;
+		*) echo "$MODULES_DIR/$m.ko" ;;
+		esac
 	done
 }
 if [ -n "${MODULES_DIR:-}" ]; then
