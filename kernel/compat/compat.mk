@@ -34,3 +34,6 @@ fpga_eventfd_signal := void eventfd_signal(struct eventfd_ctx *ctx)
 ccflags-y += $(call fpga_compat_test,EVENTFD_SIGNAL_NO_COUNT,linux/eventfd.h,fpga_eventfd_signal)
 # 6.12: <asm/unaligned.h> moved to <linux/unaligned.h>
 ccflags-y += $(if $(wildcard $(srctree)/include/linux/unaligned.h),-DFPGA_HAVE_LINUX_UNALIGNED_H)
+# 6.13: a symbol namespace is a string: MODULE_IMPORT_NS("NS")
+fpga_string_ns := MODULE_INFO(import_ns, ns)
+ccflags-y += $(call fpga_compat_test,STRING_NS,linux/module.h,fpga_string_ns)

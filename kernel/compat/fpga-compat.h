@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The one place where the suite meets the differences between the kernels
- * it is built for: Debian's 6.1 and 6.12 lines (generic, rt and cloud).
+ * it is built for: Debian's 6.1 and 6.12 lines and trixie-backports' 7.3
+ * (generic, rt and cloud).
  * Driver code is written for the newer API and this header gives it to the
  * older kernel.  Each entry names the kernel version that changed; the
  * test is not that version but the target's headers themselves (compat.mk
@@ -13,6 +14,7 @@
 #include <linux/device.h>
 #include <linux/eventfd.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <net/genetlink.h>
 
 /* 6.12: <asm/unaligned.h> moved to <linux/unaligned.h> */
@@ -88,6 +90,21 @@ fpga_genl_dump_attrs(struct netlink_callback *cb)
 #define FPGA_COMPAT_DRM_GEM_PRIME_MMAP	.gem_prime_mmap = drm_gem_prime_mmap,
 #else
 #define FPGA_COMPAT_DRM_GEM_PRIME_MMAP
+#endif
+
+/*
+ * 6.13: a symbol namespace is a string literal, MODULE_IMPORT_NS("NS")
+ * and EXPORT_SYMBOL_NS_GPL(sym, "NS"); before, both took a bare name and
+ * made the string themselves.  MODULE_IMPORT_NS() of the string is given
+ * to the older kernels; an export names its namespace with
+ * FPGA_COMPAT_NS(NAME), what the target's EXPORT_SYMBOL_NS_GPL() takes.
+ */
+#ifdef FPGA_HAVE_STRING_NS
+#define FPGA_COMPAT_NS(name)		#name
+#else
+#undef MODULE_IMPORT_NS
+#define MODULE_IMPORT_NS(ns)		MODULE_INFO(import_ns, ns)
+#define FPGA_COMPAT_NS(name)		name
 #endif
 
 #endif /* FPGA_COMPAT_H */

@@ -30,10 +30,11 @@
 #include <linux/timer.h>
 #include <linux/uaccess.h>
 
+#include "fpga-compat.h"
 #include "port.h"
 #include "port_trace.h"
 
-MODULE_IMPORT_NS(DMA_BUF);
+MODULE_IMPORT_NS("DMA_BUF");
 
 #define FPGA_PORT_FENCE_DEFAULT_MS	10000
 #define FPGA_PORT_FENCE_MAX_MS		60000

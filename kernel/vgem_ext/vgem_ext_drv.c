@@ -139,4 +139,4 @@ module_exit(vgem_ext_exit);
 
 MODULE_DESCRIPTION("Virtual GEM buffers for user-space drivers (vgem_ext)");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(DMA_BUF);
+MODULE_IMPORT_NS("DMA_BUF");
