@@ -37,3 +37,6 @@ ccflags-y += $(if $(wildcard $(srctree)/include/linux/unaligned.h),-DFPGA_HAVE_L
 # 6.13: a symbol namespace is a string: MODULE_IMPORT_NS("NS")
 fpga_string_ns := MODULE_INFO(import_ns, ns)
 ccflags-y += $(call fpga_compat_test,STRING_NS,linux/module.h,fpga_string_ns)
+# 6.16: from_timer() is timer_container_of()
+fpga_timer_container_of := define timer_container_of(
+ccflags-y += $(call fpga_compat_test,TIMER_CONTAINER_OF,linux/timer.h,fpga_timer_container_of)

@@ -15,6 +15,7 @@
 #include <linux/eventfd.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/timer.h>
 #include <net/genetlink.h>
 
 /* 6.12: <asm/unaligned.h> moved to <linux/unaligned.h> */
@@ -105,6 +106,12 @@ fpga_genl_dump_attrs(struct netlink_callback *cb)
 #undef MODULE_IMPORT_NS
 #define MODULE_IMPORT_NS(ns)		MODULE_INFO(import_ns, ns)
 #define FPGA_COMPAT_NS(name)		name
+#endif
+
+/* 6.16: from_timer() became timer_container_of() */
+#ifndef FPGA_HAVE_TIMER_CONTAINER_OF
+#define timer_container_of(var, callback_timer, timer_fieldname) \
+	from_timer(var, callback_timer, timer_fieldname)
 #endif
 
 #endif /* FPGA_COMPAT_H */
