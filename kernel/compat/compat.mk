@@ -40,3 +40,9 @@ ccflags-y += $(call fpga_compat_test,STRING_NS,linux/module.h,fpga_string_ns)
 # 6.16: from_timer() is timer_container_of()
 fpga_timer_container_of := define timer_container_of(
 ccflags-y += $(call fpga_compat_test,TIMER_CONTAINER_OF,linux/timer.h,fpga_timer_container_of)
+# 6.11: pcim_iomap_region() maps one BAR
+fpga_pcim_iomap_region := void __iomem *pcim_iomap_region(struct pci_dev *pdev
+ccflags-y += $(call fpga_compat_test,PCIM_IOMAP_REGION,linux/pci.h,fpga_pcim_iomap_region)
+# 6.14: pcim_iounmap_region() unmaps one (pcim_iounmap_regions() goes later)
+fpga_pcim_iounmap_region := void pcim_iounmap_region(struct pci_dev *pdev
+ccflags-y += $(call fpga_compat_test,PCIM_IOUNMAP_REGION,linux/pci.h,fpga_pcim_iounmap_region)

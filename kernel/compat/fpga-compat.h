@@ -15,6 +15,7 @@
 #include <linux/eventfd.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pci.h>
 #include <linux/timer.h>
 #include <net/genetlink.h>
 
@@ -112,6 +113,28 @@ fpga_genl_dump_attrs(struct netlink_callback *cb)
 #ifndef FPGA_HAVE_TIMER_CONTAINER_OF
 #define timer_container_of(var, callback_timer, timer_fieldname) \
 	from_timer(var, callback_timer, timer_fieldname)
+#endif
+
+/*
+ * 6.11: pcim_iomap_region() requests and maps one BAR, the mapping its
+ * return value; 6.14: pcim_iounmap_region() undoes it, and later
+ * pcim_iounmap_regions() goes.  Before, one BAR was a mask of one.
+ */
+#ifndef FPGA_HAVE_PCIM_IOMAP_REGION
+static inline void __iomem *pcim_iomap_region(struct pci_dev *pdev, int bar,
+					      const char *name)
+{
+	int ret = pcim_iomap_regions(pdev, BIT(bar), name);
+
+	return ret ? IOMEM_ERR_PTR(ret) : pcim_iomap_table(pdev)[bar];
+}
+#endif
+
+#ifndef FPGA_HAVE_PCIM_IOUNMAP_REGION
+static inline void pcim_iounmap_region(struct pci_dev *pdev, int bar)
+{
+	pcim_iounmap_regions(pdev, BIT(bar));
+}
 #endif
 
 #endif /* FPGA_COMPAT_H */
