@@ -46,3 +46,7 @@ ccflags-y += $(call fpga_compat_test,PCIM_IOMAP_REGION,linux/pci.h,fpga_pcim_iom
 # 6.14: pcim_iounmap_region() unmaps one (pcim_iounmap_regions() goes later)
 fpga_pcim_iounmap_region := void pcim_iounmap_region(struct pci_dev *pdev
 ccflags-y += $(call fpga_compat_test,PCIM_IOUNMAP_REGION,linux/pci.h,fpga_pcim_iounmap_region)
+# 7.0 (and Debian's 6.12): the driver core keeps driver_override and its
+# sysfs file for a bus that asks (driver_set_override() goes later)
+fpga_bus_driver_override := bool driver_override;
+ccflags-y += $(call fpga_compat_test,BUS_DRIVER_OVERRIDE,linux/device/bus.h,fpga_bus_driver_override)

@@ -137,4 +137,89 @@ static inline void pcim_iounmap_region(struct pci_dev *pdev, int bar)
 }
 #endif
 
+/*
+ * 7.0 (and Debian's 6.12): the driver core keeps a device's
+ * driver_override, under a lock of its own, and makes its sysfs file for
+ * a bus that sets bus_type.driver_override; later, driver_set_override()
+ * goes, with which a bus kept the override in a field of its own devices
+ * and made the file itself.  The fpga_dfl bus keeps such a field
+ * (fpga_dfl_device.driver_override) and a file for the older kernels
+ * only: these helpers take the field, and ignore it where the core keeps
+ * the override.  The sysfs ABI is the same on both.
+ */
+#ifdef FPGA_HAVE_BUS_DRIVER_OVERRIDE
+#define FPGA_COMPAT_CORE_DRIVER_OVERRIDE	true
+#define FPGA_COMPAT_BUS_DRIVER_OVERRIDE		.driver_override = true,
+
+/* Set it (@s: a driver name, "" or "\n" clears it) */
+static inline int fpga_driver_override_set(struct device *dev,
+					   const char **field,
+					   const char *s, size_t len)
+{
+	return __device_set_driver_override(dev, s, len);
+}
+
+/*
+ * > 0: it names @drv; 0: it names another driver; < 0: none is set.
+ * device_match_driver_override(), with spin_lock() for its guard(), which
+ * sparse cannot follow (it reports a context imbalance); the same for the
+ * core's driver_override_show() below.
+ */
+static inline int fpga_driver_override_match(struct device *dev,
+					     const char *const *field,
+					     const struct device_driver *drv)
+{
+	int ret = -1;
+
+	spin_lock(&dev->driver_override.lock);
+	if (dev->driver_override.name)
+		ret = !strcmp(dev->driver_override.name, drv->name);
+	spin_unlock(&dev->driver_override.lock);
+	return ret;
+}
+
+/* The bus's own file, which the core's replaces (not shown there) */
+static inline ssize_t fpga_driver_override_show(struct device *dev,
+						const char *const *field,
+						char *buf)
+{
+	ssize_t len;
+
+	spin_lock(&dev->driver_override.lock);
+	len = sysfs_emit(buf, "%s\n", dev->driver_override.name);
+	spin_unlock(&dev->driver_override.lock);
+	return len;
+}
+#else
+#define FPGA_COMPAT_CORE_DRIVER_OVERRIDE	false
+#define FPGA_COMPAT_BUS_DRIVER_OVERRIDE
+
+static inline int fpga_driver_override_set(struct device *dev,
+					   const char **field,
+					   const char *s, size_t len)
+{
+	return driver_set_override(dev, field, s, len);
+}
+
+static inline int fpga_driver_override_match(struct device *dev,
+					     const char *const *field,
+					     const struct device_driver *drv)
+{
+	return *field ? !strcmp(*field, drv->name) : -1;
+}
+
+/* driver_set_override() changes @field under the device lock */
+static inline ssize_t fpga_driver_override_show(struct device *dev,
+						const char *const *field,
+						char *buf)
+{
+	ssize_t len;
+
+	device_lock(dev);
+	len = sysfs_emit(buf, "%s\n", *field);
+	device_unlock(dev);
+	return len;
+}
+#endif
+
 #endif /* FPGA_COMPAT_H */
