@@ -50,3 +50,9 @@ ccflags-y += $(call fpga_compat_test,PCIM_IOUNMAP_REGION,linux/pci.h,fpga_pcim_i
 # sysfs file for a bus that asks (driver_set_override() goes later)
 fpga_bus_driver_override := bool driver_override;
 ccflags-y += $(call fpga_compat_test,BUS_DRIVER_OVERRIDE,linux/device/bus.h,fpga_bus_driver_override)
+# 6.19: dma_map_ops.map_page/unmap_page are map_phys/unmap_phys
+fpga_dma_map_phys := (*map_phys)(struct device *dev
+ccflags-y += $(call fpga_compat_test,DMA_MAP_PHYS,linux/dma-map-ops.h,fpga_dma_map_phys)
+# 6.18: DMA_ATTR_MMIO, a physical address that is not RAM
+fpga_dma_attr_mmio := define DMA_ATTR_MMIO
+ccflags-y += $(call fpga_compat_test,DMA_ATTR_MMIO,linux/dma-mapping.h,fpga_dma_attr_mmio)

@@ -222,4 +222,37 @@ static inline ssize_t fpga_driver_override_show(struct device *dev,
 }
 #endif
 
+/*
+ * 6.19: dma_map_ops.map_page(page, offset) and .unmap_page became
+ * .map_phys(phys) and .unmap_phys (the same arguments otherwise).  A
+ * driver writes map_phys and unmap_phys; FPGA_COMPAT_DMA_MAP_PHYS() puts
+ * them in its dma_map_ops, after FPGA_COMPAT_DEFINE_DMA_MAP_PAGE() has
+ * made the older kernels' map_page of its map_phys.
+ */
+#ifdef FPGA_HAVE_DMA_MAP_PHYS
+#define FPGA_COMPAT_DEFINE_DMA_MAP_PAGE(map)
+#define FPGA_COMPAT_DMA_MAP_PHYS(map, unmap) \
+	.map_phys = map, .unmap_phys = unmap,
+#else
+#define FPGA_COMPAT_DEFINE_DMA_MAP_PAGE(map)				\
+static dma_addr_t map##_page(struct device *dev, struct page *page,	\
+			     unsigned long offset, size_t size,		\
+			     enum dma_data_direction dir,		\
+			     unsigned long attrs)			\
+{									\
+	return map(dev, page_to_phys(page) + offset, size, dir, attrs);	\
+}
+
+#define FPGA_COMPAT_DMA_MAP_PHYS(map, unmap) \
+	.map_page = map##_page, .unmap_page = unmap,
+#endif
+
+/*
+ * 6.18: DMA_ATTR_MMIO, a physical address with no struct page behind it
+ * (map_phys of dma_map_resource()); map_page never had one
+ */
+#ifndef FPGA_HAVE_DMA_ATTR_MMIO
+#define DMA_ATTR_MMIO	0
+#endif
+
 #endif /* FPGA_COMPAT_H */
