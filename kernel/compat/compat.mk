@@ -56,3 +56,9 @@ ccflags-y += $(call fpga_compat_test,DMA_MAP_PHYS,linux/dma-map-ops.h,fpga_dma_m
 # 6.18: DMA_ATTR_MMIO, a physical address that is not RAM
 fpga_dma_attr_mmio := define DMA_ATTR_MMIO
 ccflags-y += $(call fpga_compat_test,DMA_ATTR_MMIO,linux/dma-mapping.h,fpga_dma_attr_mmio)
+# 6.14: drm_driver.date is gone
+fpga_drm_driver_date := char *date;
+ccflags-y += $(call fpga_compat_test,DRM_DRIVER_DATE,drm/drm_drv.h,fpga_drm_driver_date)
+# 7.x: is_cow_mapping(vm_flags) is vma_is_cow_mapping(vma)
+fpga_vma_is_cow_mapping := bool vma_is_cow_mapping(
+ccflags-y += $(call fpga_compat_test,VMA_IS_COW_MAPPING,linux/mm.h,fpga_vma_is_cow_mapping)

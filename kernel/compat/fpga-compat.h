@@ -255,4 +255,19 @@ static dma_addr_t map##_page(struct device *dev, struct page *page,	\
 #define DMA_ATTR_MMIO	0
 #endif
 
+/* 6.14: drm_driver.date is gone (DRM_IOCTL_VERSION of 6.1 still copies it) */
+#ifdef FPGA_HAVE_DRM_DRIVER_DATE
+#define FPGA_COMPAT_DRM_DRIVER_DATE(d)		.date = (d),
+#else
+#define FPGA_COMPAT_DRM_DRIVER_DATE(d)
+#endif
+
+/* 7.x: is_cow_mapping(vma->vm_flags) became vma_is_cow_mapping(vma) */
+#ifndef FPGA_HAVE_VMA_IS_COW_MAPPING
+static inline bool vma_is_cow_mapping(const struct vm_area_struct *vma)
+{
+	return is_cow_mapping(vma->vm_flags);
+}
+#endif
+
 #endif /* FPGA_COMPAT_H */

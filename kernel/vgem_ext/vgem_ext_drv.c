@@ -79,7 +79,7 @@ static const struct drm_driver vgem_ext_driver = {
 
 	.name	= VGEM_EXT_NAME,
 	.desc	= "Virtual GEM buffers for user-space drivers",
-	.date	= "20240601",
+	FPGA_COMPAT_DRM_DRIVER_DATE("20240601")
 	.major	= 1,
 	.minor	= 0,
 };
