@@ -62,3 +62,7 @@ ccflags-y += $(call fpga_compat_test,DRM_DRIVER_DATE,drm/drm_drv.h,fpga_drm_driv
 # 7.x: is_cow_mapping(vm_flags) is vma_is_cow_mapping(vma)
 fpga_vma_is_cow_mapping := bool vma_is_cow_mapping(
 ccflags-y += $(call fpga_compat_test,VMA_IS_COW_MAPPING,linux/mm.h,fpga_vma_is_cow_mapping)
+# 7.1: uio_info.mmap(vma) is uio_info.mmap_prepare(vm_area_desc), with
+# vm_ops->mapped() for what needs the mapping made
+fpga_uio_mmap_prepare := (*mmap_prepare)(struct uio_info *info
+ccflags-y += $(call fpga_compat_test,UIO_MMAP_PREPARE,linux/uio_driver.h,fpga_uio_mmap_prepare)

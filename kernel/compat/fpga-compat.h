@@ -270,4 +270,120 @@ static inline bool vma_is_cow_mapping(const struct vm_area_struct *vma)
 }
 #endif
 
+/*
+ * 7.1: uio_info.mmap(info, vma) became uio_info.mmap_prepare(info, desc):
+ * the driver describes the mapping to be made (struct vm_area_desc) and
+ * never sees the VMA.  What needs the mapping made (a reference, a record
+ * of it) goes in vm_ops->mapped(), new too, called once the VMA exists,
+ * with its range, offset, file and private data; if it fails, so does the
+ * mmap(), and no vm_ops->close() follows.  7.1's UIO core calls both from
+ * its f_op->mmap, under the device's info_lock as it called .mmap, through
+ * the mm's compatibility layer (compat_set_desc_from_vma(), then
+ * __compat_vma_mmap(), which applies the descriptor to the VMA and calls
+ * mapped()).
+ *
+ * A driver of the suite writes, once for both kernels:
+ *  - a prepare function on struct fpga_mmap_desc, the part of a new
+ *    mapping both kernels let it see and change; it must set @vm_ops and
+ *    @private_data, and leave nothing to undo should the mmap() fail;
+ *  - vm_ops->mapped() as 7.1 declares it, listed in its vm_ops with
+ *    FPGA_COMPAT_VM_MAPPED();
+ *  - the UIO hook, int hook(struct uio_info *, struct
+ *    fpga_compat_uio_mmap_arg *), which returns fpga_compat_uio_mmap() of
+ *    the two and which fpga_compat_uio_set_mmap() installs: on 7.1 it is
+ *    .mmap_prepare and hands the descriptor in and out; before, .mmap,
+ *    which applies it to the VMA and then calls mapped() itself, as 7.1's
+ *    compatibility layer does.
+ */
+struct uio_info;
+
+/**
+ * struct fpga_mmap_desc - a mapping being made, as a driver sees it
+ * @pgoff:	offset in the file, in pages (in)
+ * @start:	first address (in)
+ * @end:	address after the last (in)
+ * @flags:	VM_* flags (in, out)
+ * @page_prot:	page protection (in, out)
+ * @vm_ops:	the mapping's operations (out)
+ * @private_data: the VMA's private data, what mapped() gets (out)
+ */
+struct fpga_mmap_desc {
+	pgoff_t pgoff;
+	unsigned long start;
+	unsigned long end;
+	vm_flags_t flags;
+	pgprot_t page_prot;
+	const struct vm_operations_struct *vm_ops;
+	void *private_data;
+};
+
+#ifdef FPGA_HAVE_UIO_MMAP_PREPARE
+#define FPGA_COMPAT_VM_MAPPED(fn)	.mapped = (fn),
+/* struct fpga_compat_uio_mmap_arg: what the UIO hook takes */
+#define fpga_compat_uio_mmap_arg	vm_area_desc
+#define fpga_compat_uio_set_mmap(info, hook)	((info)->mmap_prepare = (hook))
+
+static inline int
+fpga_compat_uio_mmap(struct uio_info *info, struct vm_area_desc *desc,
+		     int (*prepare)(struct uio_info *info,
+				    struct fpga_mmap_desc *d),
+		     int (*mapped)(unsigned long start, unsigned long end,
+				   pgoff_t pgoff, const struct file *file,
+				   void **vm_private_data))
+{
+	vm_flags_t flags = vma_flags_to_legacy(desc->vma_flags);
+	struct fpga_mmap_desc d = {
+		.pgoff		= desc->pgoff,
+		.start		= desc->start,
+		.end		= desc->end,
+		.flags		= flags,
+		.page_prot	= desc->page_prot,
+	};
+	int ret = prepare(info, &d);
+
+	if (ret)
+		return ret;
+	vma_desc_set_flags_mask(desc, legacy_to_vma_flags(d.flags & ~flags));
+	vma_desc_clear_flags_mask(desc, legacy_to_vma_flags(flags & ~d.flags));
+	desc->page_prot = d.page_prot;
+	desc->vm_ops = d.vm_ops;
+	desc->private_data = d.private_data;
+	/* mapped() is the mm's to call, from its vm_ops */
+	return 0;
+}
+#else
+#define FPGA_COMPAT_VM_MAPPED(fn)
+#define fpga_compat_uio_mmap_arg	vm_area_struct
+#define fpga_compat_uio_set_mmap(info, hook)	((info)->mmap = (hook))
+
+static inline int
+fpga_compat_uio_mmap(struct uio_info *info, struct vm_area_struct *vma,
+		     int (*prepare)(struct uio_info *info,
+				    struct fpga_mmap_desc *d),
+		     int (*mapped)(unsigned long start, unsigned long end,
+				   pgoff_t pgoff, const struct file *file,
+				   void **vm_private_data))
+{
+	struct fpga_mmap_desc d = {
+		.pgoff		= vma->vm_pgoff,
+		.start		= vma->vm_start,
+		.end		= vma->vm_end,
+		.flags		= vma->vm_flags,
+		.page_prot	= vma->vm_page_prot,
+	};
+	int ret = prepare(info, &d);
+
+	if (ret)
+		return ret;
+	vm_flags_set(vma, d.flags & ~vma->vm_flags);
+	vm_flags_clear(vma, vma->vm_flags & ~d.flags);
+	vma->vm_page_prot = d.page_prot;
+	vma->vm_ops = d.vm_ops;
+	vma->vm_private_data = d.private_data;
+	/* An error fails the mmap(): vm_ops->close() is not called */
+	return mapped(vma->vm_start, vma->vm_end, vma->vm_pgoff, vma->vm_file,
+		      &vma->vm_private_data);
+}
+#endif
+
 #endif /* FPGA_COMPAT_H */
