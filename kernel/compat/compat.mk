@@ -34,3 +34,35 @@ fpga_eventfd_signal := void eventfd_signal(struct eventfd_ctx *ctx)
 ccflags-y += $(call fpga_compat_test,EVENTFD_SIGNAL_NO_COUNT,linux/eventfd.h,fpga_eventfd_signal)
 # 6.12: <asm/unaligned.h> moved to <linux/unaligned.h>
 ccflags-y += $(if $(wildcard $(srctree)/include/linux/unaligned.h),-DFPGA_HAVE_LINUX_UNALIGNED_H)
+# 6.13: a symbol namespace is a string: MODULE_IMPORT_NS("NS")
+fpga_string_ns := MODULE_INFO(import_ns, ns)
+ccflags-y += $(call fpga_compat_test,STRING_NS,linux/module.h,fpga_string_ns)
+# 6.16: from_timer() is timer_container_of()
+fpga_timer_container_of := define timer_container_of(
+ccflags-y += $(call fpga_compat_test,TIMER_CONTAINER_OF,linux/timer.h,fpga_timer_container_of)
+# 6.11: pcim_iomap_region() maps one BAR
+fpga_pcim_iomap_region := void __iomem *pcim_iomap_region(struct pci_dev *pdev
+ccflags-y += $(call fpga_compat_test,PCIM_IOMAP_REGION,linux/pci.h,fpga_pcim_iomap_region)
+# 6.14: pcim_iounmap_region() unmaps one (pcim_iounmap_regions() goes later)
+fpga_pcim_iounmap_region := void pcim_iounmap_region(struct pci_dev *pdev
+ccflags-y += $(call fpga_compat_test,PCIM_IOUNMAP_REGION,linux/pci.h,fpga_pcim_iounmap_region)
+# 7.0 (and Debian's 6.12): the driver core keeps driver_override and its
+# sysfs file for a bus that asks (driver_set_override() goes later)
+fpga_bus_driver_override := bool driver_override;
+ccflags-y += $(call fpga_compat_test,BUS_DRIVER_OVERRIDE,linux/device/bus.h,fpga_bus_driver_override)
+# 6.19: dma_map_ops.map_page/unmap_page are map_phys/unmap_phys
+fpga_dma_map_phys := (*map_phys)(struct device *dev
+ccflags-y += $(call fpga_compat_test,DMA_MAP_PHYS,linux/dma-map-ops.h,fpga_dma_map_phys)
+# 6.18: DMA_ATTR_MMIO, a physical address that is not RAM
+fpga_dma_attr_mmio := define DMA_ATTR_MMIO
+ccflags-y += $(call fpga_compat_test,DMA_ATTR_MMIO,linux/dma-mapping.h,fpga_dma_attr_mmio)
+# 6.14: drm_driver.date is gone
+fpga_drm_driver_date := char *date;
+ccflags-y += $(call fpga_compat_test,DRM_DRIVER_DATE,drm/drm_drv.h,fpga_drm_driver_date)
+# 7.x: is_cow_mapping(vm_flags) is vma_is_cow_mapping(vma)
+fpga_vma_is_cow_mapping := bool vma_is_cow_mapping(
+ccflags-y += $(call fpga_compat_test,VMA_IS_COW_MAPPING,linux/mm.h,fpga_vma_is_cow_mapping)
+# 7.1: uio_info.mmap(vma) is uio_info.mmap_prepare(vm_area_desc), with
+# vm_ops->mapped() for what needs the mapping made
+fpga_uio_mmap_prepare := (*mmap_prepare)(struct uio_info *info
+ccflags-y += $(call fpga_compat_test,UIO_MMAP_PREPARE,linux/uio_driver.h,fpga_uio_mmap_prepare)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The one place where the suite meets the differences between the kernels
- * it is built for: Debian's 6.1 and 6.12 lines (generic, rt and cloud).
+ * it is built for: Debian's 6.1 and 6.12 lines and trixie-backports' 7.3
+ * (generic, rt and cloud).
  * Driver code is written for the newer API and this header gives it to the
  * older kernel.  Each entry names the kernel version that changed; the
  * test is not that version but the target's headers themselves (compat.mk
@@ -13,6 +14,9 @@
 #include <linux/device.h>
 #include <linux/eventfd.h>
 #include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/timer.h>
 #include <net/genetlink.h>
 
 /* 6.12: <asm/unaligned.h> moved to <linux/unaligned.h> */
@@ -88,6 +92,298 @@ fpga_genl_dump_attrs(struct netlink_callback *cb)
 #define FPGA_COMPAT_DRM_GEM_PRIME_MMAP	.gem_prime_mmap = drm_gem_prime_mmap,
 #else
 #define FPGA_COMPAT_DRM_GEM_PRIME_MMAP
+#endif
+
+/*
+ * 6.13: a symbol namespace is a string literal, MODULE_IMPORT_NS("NS")
+ * and EXPORT_SYMBOL_NS_GPL(sym, "NS"); before, both took a bare name and
+ * made the string themselves.  MODULE_IMPORT_NS() of the string is given
+ * to the older kernels; an export names its namespace with
+ * FPGA_COMPAT_NS(NAME), what the target's EXPORT_SYMBOL_NS_GPL() takes.
+ */
+#ifdef FPGA_HAVE_STRING_NS
+#define FPGA_COMPAT_NS(name)		#name
+#else
+#undef MODULE_IMPORT_NS
+#define MODULE_IMPORT_NS(ns)		MODULE_INFO(import_ns, ns)
+#define FPGA_COMPAT_NS(name)		name
+#endif
+
+/* 6.16: from_timer() became timer_container_of() */
+#ifndef FPGA_HAVE_TIMER_CONTAINER_OF
+#define timer_container_of(var, callback_timer, timer_fieldname) \
+	from_timer(var, callback_timer, timer_fieldname)
+#endif
+
+/*
+ * 6.11: pcim_iomap_region() requests and maps one BAR, the mapping its
+ * return value; 6.14: pcim_iounmap_region() undoes it, and later
+ * pcim_iounmap_regions() goes.  Before, one BAR was a mask of one.
+ */
+#ifndef FPGA_HAVE_PCIM_IOMAP_REGION
+static inline void __iomem *pcim_iomap_region(struct pci_dev *pdev, int bar,
+					      const char *name)
+{
+	int ret = pcim_iomap_regions(pdev, BIT(bar), name);
+
+	return ret ? IOMEM_ERR_PTR(ret) : pcim_iomap_table(pdev)[bar];
+}
+#endif
+
+#ifndef FPGA_HAVE_PCIM_IOUNMAP_REGION
+static inline void pcim_iounmap_region(struct pci_dev *pdev, int bar)
+{
+	pcim_iounmap_regions(pdev, BIT(bar));
+}
+#endif
+
+/*
+ * 7.0 (and Debian's 6.12): the driver core keeps a device's
+ * driver_override, under a lock of its own, and makes its sysfs file for
+ * a bus that sets bus_type.driver_override; later, driver_set_override()
+ * goes, with which a bus kept the override in a field of its own devices
+ * and made the file itself.  The fpga_dfl bus keeps such a field
+ * (fpga_dfl_device.driver_override) and a file for the older kernels
+ * only: these helpers take the field, and ignore it where the core keeps
+ * the override.  The sysfs ABI is the same on both.
+ */
+#ifdef FPGA_HAVE_BUS_DRIVER_OVERRIDE
+#define FPGA_COMPAT_CORE_DRIVER_OVERRIDE	true
+#define FPGA_COMPAT_BUS_DRIVER_OVERRIDE		.driver_override = true,
+
+/* Set it (@s: a driver name, "" or "\n" clears it) */
+static inline int fpga_driver_override_set(struct device *dev,
+					   const char **field,
+					   const char *s, size_t len)
+{
+	return __device_set_driver_override(dev, s, len);
+}
+
+/*
+ * > 0: it names @drv; 0: it names another driver; < 0: none is set.
+ * device_match_driver_override(), with spin_lock() for its guard(), which
+ * sparse cannot follow (it reports a context imbalance); the same for the
+ * core's driver_override_show() below.
+ */
+static inline int fpga_driver_override_match(struct device *dev,
+					     const char *const *field,
+					     const struct device_driver *drv)
+{
+	int ret = -1;
+
+	spin_lock(&dev->driver_override.lock);
+	if (dev->driver_override.name)
+		ret = !strcmp(dev->driver_override.name, drv->name);
+	spin_unlock(&dev->driver_override.lock);
+	return ret;
+}
+
+/* The bus's own file, which the core's replaces (not shown there) */
+static inline ssize_t fpga_driver_override_show(struct device *dev,
+						const char *const *field,
+						char *buf)
+{
+	ssize_t len;
+
+	spin_lock(&dev->driver_override.lock);
+	len = sysfs_emit(buf, "%s\n", dev->driver_override.name);
+	spin_unlock(&dev->driver_override.lock);
+	return len;
+}
+#else
+#define FPGA_COMPAT_CORE_DRIVER_OVERRIDE	false
+#define FPGA_COMPAT_BUS_DRIVER_OVERRIDE
+
+static inline int fpga_driver_override_set(struct device *dev,
+					   const char **field,
+					   const char *s, size_t len)
+{
+	return driver_set_override(dev, field, s, len);
+}
+
+static inline int fpga_driver_override_match(struct device *dev,
+					     const char *const *field,
+					     const struct device_driver *drv)
+{
+	return *field ? !strcmp(*field, drv->name) : -1;
+}
+
+/* driver_set_override() changes @field under the device lock */
+static inline ssize_t fpga_driver_override_show(struct device *dev,
+						const char *const *field,
+						char *buf)
+{
+	ssize_t len;
+
+	device_lock(dev);
+	len = sysfs_emit(buf, "%s\n", *field);
+	device_unlock(dev);
+	return len;
+}
+#endif
+
+/*
+ * 6.19: dma_map_ops.map_page(page, offset) and .unmap_page became
+ * .map_phys(phys) and .unmap_phys (the same arguments otherwise).  A
+ * driver writes map_phys and unmap_phys; FPGA_COMPAT_DMA_MAP_PHYS() puts
+ * them in its dma_map_ops, after FPGA_COMPAT_DEFINE_DMA_MAP_PAGE() has
+ * made the older kernels' map_page of its map_phys.
+ */
+#ifdef FPGA_HAVE_DMA_MAP_PHYS
+#define FPGA_COMPAT_DEFINE_DMA_MAP_PAGE(map)
+#define FPGA_COMPAT_DMA_MAP_PHYS(map, unmap) \
+	.map_phys = map, .unmap_phys = unmap,
+#else
+#define FPGA_COMPAT_DEFINE_DMA_MAP_PAGE(map)				\
+static dma_addr_t map##_page(struct device *dev, struct page *page,	\
+			     unsigned long offset, size_t size,		\
+			     enum dma_data_direction dir,		\
+			     unsigned long attrs)			\
+{									\
+	return map(dev, page_to_phys(page) + offset, size, dir, attrs);	\
+}
+
+#define FPGA_COMPAT_DMA_MAP_PHYS(map, unmap) \
+	.map_page = map##_page, .unmap_page = unmap,
+#endif
+
+/*
+ * 6.18: DMA_ATTR_MMIO, a physical address with no struct page behind it
+ * (map_phys of dma_map_resource()); map_page never had one
+ */
+#ifndef FPGA_HAVE_DMA_ATTR_MMIO
+#define DMA_ATTR_MMIO	0
+#endif
+
+/* 6.14: drm_driver.date is gone (DRM_IOCTL_VERSION of 6.1 still copies it) */
+#ifdef FPGA_HAVE_DRM_DRIVER_DATE
+#define FPGA_COMPAT_DRM_DRIVER_DATE(d)		.date = (d),
+#else
+#define FPGA_COMPAT_DRM_DRIVER_DATE(d)
+#endif
+
+/* 7.x: is_cow_mapping(vma->vm_flags) became vma_is_cow_mapping(vma) */
+#ifndef FPGA_HAVE_VMA_IS_COW_MAPPING
+static inline bool vma_is_cow_mapping(const struct vm_area_struct *vma)
+{
+	return is_cow_mapping(vma->vm_flags);
+}
+#endif
+
+/*
+ * 7.1: uio_info.mmap(info, vma) became uio_info.mmap_prepare(info, desc):
+ * the driver describes the mapping to be made (struct vm_area_desc) and
+ * never sees the VMA.  What needs the mapping made (a reference, a record
+ * of it) goes in vm_ops->mapped(), new too, called once the VMA exists,
+ * with its range, offset, file and private data; if it fails, so does the
+ * mmap(), and no vm_ops->close() follows.  7.1's UIO core calls both from
+ * its f_op->mmap, under the device's info_lock as it called .mmap, through
+ * the mm's compatibility layer (compat_set_desc_from_vma(), then
+ * __compat_vma_mmap(), which applies the descriptor to the VMA and calls
+ * mapped()).
+ *
+ * A driver of the suite writes, once for both kernels:
+ *  - a prepare function on struct fpga_mmap_desc, the part of a new
+ *    mapping both kernels let it see and change; it must set @vm_ops and
+ *    @private_data, and leave nothing to undo should the mmap() fail;
+ *  - vm_ops->mapped() as 7.1 declares it, listed in its vm_ops with
+ *    FPGA_COMPAT_VM_MAPPED();
+ *  - the UIO hook, int hook(struct uio_info *, struct
+ *    fpga_compat_uio_mmap_arg *), which returns fpga_compat_uio_mmap() of
+ *    the two and which fpga_compat_uio_set_mmap() installs: on 7.1 it is
+ *    .mmap_prepare and hands the descriptor in and out; before, .mmap,
+ *    which applies it to the VMA and then calls mapped() itself, as 7.1's
+ *    compatibility layer does.
+ */
+struct uio_info;
+
+/**
+ * struct fpga_mmap_desc - a mapping being made, as a driver sees it
+ * @pgoff:	offset in the file, in pages (in)
+ * @start:	first address (in)
+ * @end:	address after the last (in)
+ * @flags:	VM_* flags (in, out)
+ * @page_prot:	page protection (in, out)
+ * @vm_ops:	the mapping's operations (out)
+ * @private_data: the VMA's private data, what mapped() gets (out)
+ */
+struct fpga_mmap_desc {
+	pgoff_t pgoff;
+	unsigned long start;
+	unsigned long end;
+	vm_flags_t flags;
+	pgprot_t page_prot;
+	const struct vm_operations_struct *vm_ops;
+	void *private_data;
+};
+
+#ifdef FPGA_HAVE_UIO_MMAP_PREPARE
+#define FPGA_COMPAT_VM_MAPPED(fn)	.mapped = (fn),
+/* struct fpga_compat_uio_mmap_arg: what the UIO hook takes */
+#define fpga_compat_uio_mmap_arg	vm_area_desc
+#define fpga_compat_uio_set_mmap(info, hook)	((info)->mmap_prepare = (hook))
+
+static inline int
+fpga_compat_uio_mmap(struct uio_info *info, struct vm_area_desc *desc,
+		     int (*prepare)(struct uio_info *info,
+				    struct fpga_mmap_desc *d),
+		     int (*mapped)(unsigned long start, unsigned long end,
+				   pgoff_t pgoff, const struct file *file,
+				   void **vm_private_data))
+{
+	vm_flags_t flags = vma_flags_to_legacy(desc->vma_flags);
+	struct fpga_mmap_desc d = {
+		.pgoff		= desc->pgoff,
+		.start		= desc->start,
+		.end		= desc->end,
+		.flags		= flags,
+		.page_prot	= desc->page_prot,
+	};
+	int ret = prepare(info, &d);
+
+	if (ret)
+		return ret;
+	vma_desc_set_flags_mask(desc, legacy_to_vma_flags(d.flags & ~flags));
+	vma_desc_clear_flags_mask(desc, legacy_to_vma_flags(flags & ~d.flags));
+	desc->page_prot = d.page_prot;
+	desc->vm_ops = d.vm_ops;
+	desc->private_data = d.private_data;
+	/* mapped() is the mm's to call, from its vm_ops */
+	return 0;
+}
+#else
+#define FPGA_COMPAT_VM_MAPPED(fn)
+#define fpga_compat_uio_mmap_arg	vm_area_struct
+#define fpga_compat_uio_set_mmap(info, hook)	((info)->mmap = (hook))
+
+static inline int
+fpga_compat_uio_mmap(struct uio_info *info, struct vm_area_struct *vma,
+		     int (*prepare)(struct uio_info *info,
+				    struct fpga_mmap_desc *d),
+		     int (*mapped)(unsigned long start, unsigned long end,
+				   pgoff_t pgoff, const struct file *file,
+				   void **vm_private_data))
+{
+	struct fpga_mmap_desc d = {
+		.pgoff		= vma->vm_pgoff,
+		.start		= vma->vm_start,
+		.end		= vma->vm_end,
+		.flags		= vma->vm_flags,
+		.page_prot	= vma->vm_page_prot,
+	};
+	int ret = prepare(info, &d);
+
+	if (ret)
+		return ret;
+	vm_flags_set(vma, d.flags & ~vma->vm_flags);
+	vm_flags_clear(vma, vma->vm_flags & ~d.flags);
+	vma->vm_page_prot = d.page_prot;
+	vma->vm_ops = d.vm_ops;
+	vma->vm_private_data = d.private_data;
+	/* An error fails the mmap(): vm_ops->close() is not called */
+	return mapped(vma->vm_start, vma->vm_end, vma->vm_pgoff, vma->vm_file,
+		      &vma->vm_private_data);
+}
 #endif
 
 #endif /* FPGA_COMPAT_H */

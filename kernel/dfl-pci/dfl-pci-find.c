@@ -10,9 +10,11 @@
  * other BARs are added here as lists of their own.
  */
 #include <linux/bitfield.h>
+#include <linux/err.h>
 #include <linux/io.h>
 #include <linux/pci.h>
 
+#include "fpga-compat.h"
 #include <fpga-suite/dfl-core.h>
 #include "dfl-pci.h"
 
@@ -27,7 +29,7 @@
 void __iomem *fpga_dfl_pci_map_bar(struct fpga_dfl_pci *fp, u8 bar)
 {
 	struct pci_dev *pdev = fp->pdev;
-	int ret;
+	void __iomem *base;
 
 	if (bar >= PCI_STD_NUM_BARS)
 		return NULL;
@@ -36,13 +38,14 @@ void __iomem *fpga_dfl_pci_map_bar(struct fpga_dfl_pci *fp, u8 bar)
 	if (!(pci_resource_flags(pdev, bar) & IORESOURCE_MEM) ||
 	    !pci_resource_len(pdev, bar))
 		return NULL;
-	ret = pcim_iomap_regions(pdev, BIT(bar), KBUILD_MODNAME);
-	if (ret) {
-		dev_err(&pdev->dev, "cannot map BAR %u: %d\n", bar, ret);
+	base = pcim_iomap_region(pdev, bar, KBUILD_MODNAME);
+	if (IS_ERR(base)) {
+		dev_err(&pdev->dev, "cannot map BAR %u: %ld\n", bar,
+			PTR_ERR(base));
 		return NULL;
 	}
-	fp->bars[bar] = pcim_iomap_table(pdev)[bar];
-	return fp->bars[bar];
+	fp->bars[bar] = base;
+	return base;
 }
 
 /* A FIU header fits at @ofs of memory BAR @bar */
@@ -253,7 +256,7 @@ int fpga_dfl_pci_find(struct fpga_dfl_pci *fp)
 		used[fp->lists[i].bar] = true;
 	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
 		if (fp->bars[bar] && !used[bar]) {
-			pcim_iounmap_regions(fp->pdev, BIT(bar));
+			pcim_iounmap_region(fp->pdev, bar);
 			fp->bars[bar] = NULL;
 		}
 	}

@@ -31,9 +31,11 @@ static int fpga_dfl_bus_match(struct device *dev,
 			      FPGA_COMPAT_MATCH_CONST struct device_driver *drv)
 {
 	struct fpga_dfl_device *fdev = to_fpga_dfl_device(dev);
+	int ret;
 
-	if (fdev->driver_override)
-		return !strcmp(fdev->driver_override, drv->name);
+	ret = fpga_driver_override_match(dev, &fdev->driver_override, drv);
+	if (ret >= 0)
+		return ret;
 	return !!fpga_dfl_match_id(fdev, to_fpga_dfl_driver(drv));
 }
 
@@ -71,16 +73,16 @@ static ssize_t modalias_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(modalias);
 
+/*
+ * driver_override: the driver core's file where it keeps the override
+ * (bus_type.driver_override), this one before (fpga-compat.h)
+ */
 static ssize_t driver_override_show(struct device *dev,
 				    struct device_attribute *attr, char *buf)
 {
 	struct fpga_dfl_device *fdev = to_fpga_dfl_device(dev);
-	ssize_t len;
 
-	device_lock(dev);
-	len = sysfs_emit(buf, "%s\n", fdev->driver_override);
-	device_unlock(dev);
-	return len;
+	return fpga_driver_override_show(dev, &fdev->driver_override, buf);
 }
 
 static ssize_t driver_override_store(struct device *dev,
@@ -90,7 +92,7 @@ static ssize_t driver_override_store(struct device *dev,
 	struct fpga_dfl_device *fdev = to_fpga_dfl_device(dev);
 	int ret;
 
-	ret = driver_set_override(dev, &fdev->driver_override, buf, count);
+	ret = fpga_driver_override_set(dev, &fdev->driver_override, buf, count);
 	return ret ? ret : count;
 }
 static DEVICE_ATTR_RW(driver_override);
@@ -119,7 +121,21 @@ static struct attribute *fpga_dfl_dev_attrs[] = {
 	&dev_attr_dma_isolation.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(fpga_dfl_dev);
+
+static umode_t fpga_dfl_dev_attr_visible(struct kobject *kobj,
+					 struct attribute *attr, int n)
+{
+	if (attr == &dev_attr_driver_override.attr &&
+	    FPGA_COMPAT_CORE_DRIVER_OVERRIDE)
+		return 0;
+	return attr->mode;
+}
+
+static const struct attribute_group fpga_dfl_dev_group = {
+	.attrs		= fpga_dfl_dev_attrs,
+	.is_visible	= fpga_dfl_dev_attr_visible,
+};
+__ATTRIBUTE_GROUPS(fpga_dfl_dev);
 
 struct bus_type fpga_dfl_bus_type = {
 	.name		= "fpga_dfl",
@@ -128,6 +144,7 @@ struct bus_type fpga_dfl_bus_type = {
 	.probe		= fpga_dfl_bus_probe,
 	.remove		= fpga_dfl_bus_remove,
 	.dev_groups	= fpga_dfl_dev_groups,
+	FPGA_COMPAT_BUS_DRIVER_OVERRIDE
 };
 EXPORT_SYMBOL_GPL(fpga_dfl_bus_type);
 

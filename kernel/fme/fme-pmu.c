@@ -360,8 +360,8 @@ static ssize_t fpga_pmu_cpumask_show(struct device *dev,
 {
 	struct fpga_pmu *fpmu = to_fpga_pmu(dev_get_drvdata(dev));
 
-	return cpumap_print_to_pagebuf(true, buf,
-				       cpumask_of(READ_ONCE(fpmu->cpu)));
+	return sysfs_emit(buf, "%*pbl\n",
+			  cpumask_pr_args(cpumask_of(READ_ONCE(fpmu->cpu))));
 }
 
 static struct device_attribute fpga_pmu_cpumask_attr =
@@ -852,7 +852,8 @@ int fpga_pmu_init(void)
 	for (i = 0; i < ARRAY_SIZE(fpga_pmu_events); i++)
 		fpga_pmu_event_attrs[i] = &fpga_pmu_events[i].attr.attr;
 
-	fpga_pmu_wq = alloc_workqueue("fpga_pmu", 0, 0);
+	/* Its one work frees a PMU: any CPU will do */
+	fpga_pmu_wq = alloc_workqueue("fpga_pmu", WQ_UNBOUND, 0);
 	if (!fpga_pmu_wq)
 		return -ENOMEM;
 	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "fpga/pmu:online",

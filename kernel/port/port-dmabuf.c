@@ -16,9 +16,10 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "fpga-compat.h"
 #include "port.h"
 
-MODULE_IMPORT_NS(DMA_BUF);
+MODULE_IMPORT_NS("DMA_BUF");
 
 /* Has this file mapped @buf already?  Caller holds pf->dma_lock. */
 static bool __fpga_port_dmabuf_mapped(struct fpga_port_file *pf,

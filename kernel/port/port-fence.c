@@ -30,10 +30,11 @@
 #include <linux/timer.h>
 #include <linux/uaccess.h>
 
+#include "fpga-compat.h"
 #include "port.h"
 #include "port_trace.h"
 
-MODULE_IMPORT_NS(DMA_BUF);
+MODULE_IMPORT_NS("DMA_BUF");
 
 #define FPGA_PORT_FENCE_DEFAULT_MS	10000
 #define FPGA_PORT_FENCE_MAX_MS		60000
@@ -108,7 +109,7 @@ static void fpga_port_fence_signal(struct fpga_port_fence *pfence, int error)
 
 static void fpga_port_fence_timeout(struct timer_list *t)
 {
-	struct fpga_port_fence *pfence = from_timer(pfence, t, timer);
+	struct fpga_port_fence *pfence = timer_container_of(pfence, t, timer);
 
 	fpga_port_fence_signal(pfence, -ETIMEDOUT);
 	schedule_work(&pfence->port->fences.reap);
@@ -198,7 +199,7 @@ static void fpga_port_fences_reap(struct fpga_port_fences *fences)
 
 	list_for_each_entry_safe(pfence, next, &done, node) {
 		list_del(&pfence->node);
-		del_timer_sync(&pfence->timer);
+		timer_delete_sync(&pfence->timer);
 		dma_fence_put(&pfence->base);
 	}
 }

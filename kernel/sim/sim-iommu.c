@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "fpga-compat.h"
 #include "sim.h"
 
 /* IOVA space, in page numbers: [4 GiB, 128 TiB) */
@@ -143,15 +144,15 @@ static struct fpga_sim_dma_map *fpga_sim_map_remove(struct fpga_sim_iommu *mmu,
 	return map;
 }
 
+/* Append the pages of [@phys, @phys + @len) to @map's, from the @n-th */
 static void fpga_sim_fill_pages(struct fpga_sim_dma_map *map, unsigned long *n,
-				struct page *page, size_t offset, size_t len)
+				phys_addr_t phys, size_t len)
 {
-	unsigned long i, count;
+	unsigned long i, pfn = PHYS_PFN(phys);
+	unsigned long count = PFN_UP(offset_in_page(phys) + len);
 
-	page = nth_page(page, offset >> PAGE_SHIFT);
-	count = PFN_UP(offset_in_page(offset) + len);
 	for (i = 0; i < count; i++)
-		map->pages[(*n)++] = nth_page(page, i);
+		map->pages[(*n)++] = pfn_to_page(pfn + i);
 }
 
 /* All entries merge into one IOVA range: one mapped segment */
@@ -185,8 +186,7 @@ static int fpga_sim_map_sg(struct device *dev, struct scatterlist *sgl,
 	if (!map)
 		return -ENOMEM;
 	for_each_sg(sgl, sg, nents, i)
-		fpga_sim_fill_pages(map, &n, sg_page(sg), sg->offset,
-				    sg->length);
+		fpga_sim_fill_pages(map, &n, sg_phys(sg), sg->length);
 	ret = fpga_sim_map_insert(mmu, map);
 	if (ret) {
 		fpga_sim_map_free(map);
@@ -213,28 +213,30 @@ static void fpga_sim_unmap_sg(struct device *dev, struct scatterlist *sgl,
 		fpga_sim_map_free(map);
 }
 
-static dma_addr_t fpga_sim_map_page(struct device *dev, struct page *page,
-				    unsigned long offset, size_t size,
-				    enum dma_data_direction dir,
+/* The engine copies through struct pages: RAM only, not MMIO */
+static dma_addr_t fpga_sim_map_phys(struct device *dev, phys_addr_t phys,
+				    size_t size, enum dma_data_direction dir,
 				    unsigned long attrs)
 {
 	struct fpga_sim_dma_map *map;
 	unsigned long n = 0;
 
-	if (!size)
+	if (!size || (attrs & DMA_ATTR_MMIO))
 		return DMA_MAPPING_ERROR;
-	map = fpga_sim_map_alloc(PFN_UP(offset_in_page(offset) + size), dir);
+	map = fpga_sim_map_alloc(PFN_UP(offset_in_page(phys) + size), dir);
 	if (!map)
 		return DMA_MAPPING_ERROR;
-	fpga_sim_fill_pages(map, &n, page, offset, size);
+	fpga_sim_fill_pages(map, &n, phys, size);
 	if (fpga_sim_map_insert(to_fpga_sim_iommu(dev), map)) {
 		fpga_sim_map_free(map);
 		return DMA_MAPPING_ERROR;
 	}
-	return fpga_sim_map_iova(map) + offset_in_page(offset);
+	return fpga_sim_map_iova(map) + offset_in_page(phys);
 }
 
-static void fpga_sim_unmap_page(struct device *dev, dma_addr_t addr,
+FPGA_COMPAT_DEFINE_DMA_MAP_PAGE(fpga_sim_map_phys)
+
+static void fpga_sim_unmap_phys(struct device *dev, dma_addr_t addr,
 				size_t size, enum dma_data_direction dir,
 				unsigned long attrs)
 {
@@ -330,8 +332,7 @@ const struct dma_map_ops fpga_sim_dma_ops = {
 	.free		= fpga_sim_free,
 	.mmap		= fpga_sim_mmap,
 	.get_sgtable	= fpga_sim_get_sgtable,
-	.map_page	= fpga_sim_map_page,
-	.unmap_page	= fpga_sim_unmap_page,
+	FPGA_COMPAT_DMA_MAP_PHYS(fpga_sim_map_phys, fpga_sim_unmap_phys)
 	.map_sg		= fpga_sim_map_sg,
 	.unmap_sg	= fpga_sim_unmap_sg,
 	.dma_supported	= fpga_sim_dma_supported,

@@ -111,7 +111,7 @@ static inline void uio_fpga_put(struct uio_fpga *uf)
 }
 
 /* uio-mmap.c */
-int uio_fpga_mmap(struct uio_info *info, struct vm_area_struct *vma);
+void uio_fpga_set_mmap(struct uio_fpga *uf);
 void uio_fpga_revoke_mmaps(struct uio_fpga *uf);
 
 /* uio-dma.c */

@@ -165,7 +165,7 @@ static int uio_fpga_probe(struct fpga_dfl_device *fdev)
 	uio_fpga_irq_init(uf);
 	uf->info.name = dev_name(&fdev->dev);
 	uf->info.version = UIO_FPGA_VERSION;
-	uf->info.mmap = uio_fpga_mmap;
+	uio_fpga_set_mmap(uf);
 	uf->info.open = uio_fpga_open;
 	uf->info.release = uio_fpga_release;
 	/* Fresh coherent buffers are zeroed, the AFU just came out of reset */

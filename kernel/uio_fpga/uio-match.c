@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "fpga-compat.h"
 #include "uio-fpga.h"
 
 #define UIO_FPGA_MAX_IDS	8
@@ -36,6 +37,8 @@ struct uio_fpga_guid {
 
 static struct uio_fpga_guid uio_fpga_guids[UIO_FPGA_MAX_IDS];
 static unsigned int uio_fpga_num_guids;
+/* The uio_fpga driver, while it claims ports */
+static const struct device_driver *uio_fpga_drv;
 
 static int uio_fpga_parse_guid(const char *s, struct uio_fpga_guid *g)
 {
@@ -100,24 +103,26 @@ static bool uio_fpga_wanted(struct fpga_dfl_device *fdev)
 /* driver_override is ours ("uio_fpga"), someone else's, or unset */
 static bool uio_fpga_override_is(struct fpga_dfl_device *fdev, bool ours)
 {
-	bool ret;
+	int ret;
 
 	device_lock(&fdev->dev);
-	if (ours)
-		ret = fdev->driver_override &&
-		      !strcmp(fdev->driver_override, UIO_FPGA_DRV_NAME);
-	else
-		ret = !fdev->driver_override;
+	ret = fpga_driver_override_match(&fdev->dev, &fdev->driver_override,
+					 uio_fpga_drv);
 	device_unlock(&fdev->dev);
-	return ret;
+	return ours ? ret > 0 : ret < 0;
+}
+
+static int uio_fpga_set_override(struct fpga_dfl_device *fdev, const char *s)
+{
+	return fpga_driver_override_set(&fdev->dev, &fdev->driver_override,
+					s, strlen(s));
 }
 
 static int uio_fpga_claim(struct fpga_dfl_device *fdev)
 {
 	if (!uio_fpga_wanted(fdev) || !uio_fpga_override_is(fdev, false))
 		return 0;
-	return driver_set_override(&fdev->dev, &fdev->driver_override,
-				   UIO_FPGA_DRV_NAME, strlen(UIO_FPGA_DRV_NAME));
+	return uio_fpga_set_override(fdev, UIO_FPGA_DRV_NAME);
 }
 
 /* A port present at load: claim it and take it from its driver */
@@ -143,8 +148,7 @@ static int uio_fpga_release_claimed(struct device *dev, void *data)
 
 	if (!uio_fpga_wanted(fdev) || !uio_fpga_override_is(fdev, true))
 		return 0;
-	if (!driver_set_override(dev, &fdev->driver_override, "", 0) &&
-	    device_attach(dev) < 0)
+	if (!uio_fpga_set_override(fdev, "") && device_attach(dev) < 0)
 		dev_warn(dev, "afu_ids: no driver after uio_fpga\n");
 	return 0;
 }
@@ -177,6 +181,7 @@ int uio_fpga_match_init(struct fpga_dfl_driver *drv)
 
 	if (ret || !uio_fpga_num_guids)
 		return ret;
+	uio_fpga_drv = &drv->drv;
 	ret = bus_register_notifier(&fpga_dfl_bus_type, &uio_fpga_bus_nb);
 	if (ret)
 		return ret;

@@ -11,6 +11,27 @@
  * mapping being set up concurrently, and a later access raises SIGBUS.
  * (A page table filled in the mmap handler could land after the zap.)
  *
+ * A mapping is made in two steps, the same on every kernel (fpga-compat.h
+ * gives the older ones 7.1's shape): uio_fpga_mmap_prepare() checks the
+ * request and describes the mapping, and may fail but takes nothing;
+ * uio_fpga_vm_mapped() (vm_ops->mapped) runs once the VMA exists and
+ * counts it in uf->mappings under its file's address space, taking a
+ * reference on struct uio_fpga.  Before 7.1 both run in uio_info.mmap;
+ * from 7.1 the UIO core calls uio_info.mmap_prepare and then the mm calls
+ * vm_ops->mapped, both within the UIO core's f_op->mmap and under its
+ * info_lock, which uio_unregister_device() takes: remove() finds every
+ * mapping counted (or its mmap() failed), and no mapping begins after.
+ * If mapped() fails (no memory for the record), the mmap() fails and no
+ * vm_ops->close() follows, so it leaves nothing counted.  fork() and
+ * splits count their new VMA in vm_ops->open, and vm_ops->close uncounts
+ * a VMA, on either kernel.  Revocation is then the same on both: remove()
+ * unplugs and zaps the address spaces counted (uio_fpga_revoke_mmaps()).
+ *
+ * This rests on the UIO core calling both steps under its info_lock, from
+ * its f_op->mmap, as 7.1's does.  A UIO core with an f_op->mmap_prepare of
+ * its own would call mapped() after letting go of info_lock, when remove()
+ * may have run and freed struct uio_fpga.
+ *
  * Every VMA holds a reference on struct uio_fpga: its vm_ops may run
  * after remove().  The UIO core holds the module while files are open,
  * and every VMA holds its file, so the vm_ops themselves stay.
@@ -49,10 +70,10 @@ __uio_fpga_mapping_find(struct uio_fpga *uf, struct address_space *mapping)
 	return NULL;
 }
 
-/* A new VMA of @vma's file: count it, recording the address space */
-static int uio_fpga_mapping_get(struct uio_fpga *uf, struct vm_area_struct *vma)
+/* A new VMA of a file of @mapping: count it, recording the address space */
+static int uio_fpga_mapping_get(struct uio_fpga *uf,
+				struct address_space *mapping)
 {
-	struct address_space *mapping = vma->vm_file->f_mapping;
 	struct uio_fpga_mapping *m;
 	int ret = 0;
 
@@ -93,6 +114,29 @@ static unsigned long uio_fpga_map_offset(struct vm_area_struct *vma,
 {
 	return ((vma->vm_pgoff - map->index) << PAGE_SHIFT) +
 	       (addr - vma->vm_start);
+}
+
+/**
+ * uio_fpga_vm_mapped() - vm_ops->mapped: the VMA exists, count it
+ * @start: its first address
+ * @end: the address after its last
+ * @pgoff: its offset (the map index)
+ * @file: its file, the UIO device's
+ * @vm_private_data: its private data, the map uio_fpga_mmap_prepare() set
+ *
+ * Return: 0, or -ENOMEM, which fails the mmap().
+ */
+static int uio_fpga_vm_mapped(unsigned long start, unsigned long end,
+			      pgoff_t pgoff, const struct file *file,
+			      void **vm_private_data)
+{
+	struct uio_fpga_map *map = *vm_private_data;
+	int ret;
+
+	ret = uio_fpga_mapping_get(map->uf, file->f_mapping);
+	if (!ret)
+		kref_get(&map->uf->kref);
+	return ret;
 }
 
 /* fork() or a split: one more VMA on the same file (its entry exists) */
@@ -178,6 +222,7 @@ static int uio_fpga_vm_access(struct vm_area_struct *vma, unsigned long addr,
 }
 
 static const struct vm_operations_struct uio_fpga_vm_ops = {
+	FPGA_COMPAT_VM_MAPPED(uio_fpga_vm_mapped)
 	.open	= uio_fpga_vm_open,
 	.close	= uio_fpga_vm_close,
 	.fault	= uio_fpga_vm_fault,
@@ -185,58 +230,74 @@ static const struct vm_operations_struct uio_fpga_vm_ops = {
 };
 
 /**
- * uio_fpga_mmap() - struct uio_info.mmap
+ * uio_fpga_mmap_prepare() - check a new mapping and describe it
  * @info: the device
- * @vma: vm_pgoff is the map index, which the UIO core has checked, as it
+ * @desc: @pgoff is the map index, which the UIO core has checked, as it
  *	has the length; it calls us under its info_lock, so remove() has not
  *	unregistered the device yet
  *
  * MAP_SHARED only: a private copy-on-write mapping of registers or of a
  * buffer the card writes would not see the device.  The port header is
  * read-only: reset goes through the kernel (the parent's reset attribute).
+ * Nothing is taken here: uio_fpga_vm_mapped() counts the mapping once it
+ * is made.
  *
  * Return: 0 or -errno.
  */
-int uio_fpga_mmap(struct uio_info *info, struct vm_area_struct *vma)
+static int uio_fpga_mmap_prepare(struct uio_info *info,
+				 struct fpga_mmap_desc *desc)
 {
 	struct uio_fpga *uf = to_uio_fpga(info);
-	struct uio_fpga_map *map = &uf->maps[vma->vm_pgoff];
+	struct uio_fpga_map *map = &uf->maps[desc->pgoff];
 	int ret;
 
-	if (!(vma->vm_flags & VM_MAYSHARE))
+	if (!(desc->flags & VM_MAYSHARE))
 		return -EINVAL;
 	/*
 	 * The UIO core lets the last page of a map that is not a whole
 	 * number of pages be mapped; past its end lie other registers
 	 */
-	if (vma->vm_end - vma->vm_start > map->size)
+	if (desc->end - desc->start > map->size)
 		return -EINVAL;
 	/*
 	 * The AFU's registers take DMA addresses; the buffers are DMA.  A
 	 * read-only mapping is everyone's, but becomes writable later
 	 * (mprotect) only where writing needs no exception.
 	 */
-	if (vma->vm_flags & VM_WRITE) {
+	if (desc->flags & VM_WRITE) {
 		if (!map->writable)
 			return -EPERM;
 		ret = fpga_dfl_dma_permitted(uf->fdev, "UIO mmap");
 		if (ret)
 			return ret;
 	} else if (!map->writable || !fpga_dfl_dma_trusted(uf->fdev)) {
-		vm_flags_clear(vma, VM_MAYWRITE);
+		desc->flags &= ~VM_MAYWRITE;
 	}
-	ret = uio_fpga_mapping_get(uf, vma);
-	if (ret)
-		return ret;
-	kref_get(&uf->kref);
 
-	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	desc->flags |= VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP;
 	/* Registers of real hardware uncached; RAM (the sim, DMA) as RAM */
 	if (!map->dma && !uf->cacheable)
-		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
-	vma->vm_ops = &uio_fpga_vm_ops;
-	vma->vm_private_data = map;
+		desc->page_prot = pgprot_noncached(desc->page_prot);
+	desc->vm_ops = &uio_fpga_vm_ops;
+	desc->private_data = map;
 	return 0;
+}
+
+/* struct uio_info.mmap_prepare, or .mmap before 7.1 (fpga-compat.h) */
+static int uio_fpga_mmap(struct uio_info *info,
+			 struct fpga_compat_uio_mmap_arg *arg)
+{
+	return fpga_compat_uio_mmap(info, arg, uio_fpga_mmap_prepare,
+				    uio_fpga_vm_mapped);
+}
+
+/**
+ * uio_fpga_set_mmap() - make uio_fpga's the device's mmap
+ * @uf: the device, before its UIO device is registered
+ */
+void uio_fpga_set_mmap(struct uio_fpga *uf)
+{
+	fpga_compat_uio_set_mmap(&uf->info, uio_fpga_mmap);
 }
 
 /**

@@ -95,7 +95,7 @@ static int vgem_ext_bo_mmap(struct drm_gem_object *obj,
 	 * (EACCES, as mmap() of the dma-buf itself) and one made so later
 	 */
 	if (to_vgem_ext_bo(obj)->read_only) {
-		if (is_cow_mapping(vma->vm_flags))
+		if (vma_is_cow_mapping(vma))
 			return -EINVAL;
 		if (vma->vm_flags & VM_WRITE)
 			return -EACCES;

@@ -79,7 +79,7 @@ static const struct drm_driver vgem_ext_driver = {
 
 	.name	= VGEM_EXT_NAME,
 	.desc	= "Virtual GEM buffers for user-space drivers",
-	.date	= "20240601",
+	FPGA_COMPAT_DRM_DRIVER_DATE("20240601")
 	.major	= 1,
 	.minor	= 0,
 };
@@ -139,4 +139,4 @@ module_exit(vgem_ext_exit);
 
 MODULE_DESCRIPTION("Virtual GEM buffers for user-space drivers (vgem_ext)");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(DMA_BUF);
+MODULE_IMPORT_NS("DMA_BUF");

@@ -22,6 +22,7 @@
 #include <drm/drm_gem.h>
 #include <drm/vgem_ext_drm.h>
 
+#include "fpga-compat.h"
 #include "vgem_ext_drv.h"
 
 static unsigned int fence_timeout_ms = 10000;
@@ -72,7 +73,7 @@ static const struct dma_fence_ops vgem_ext_fence_ops = {
 
 static void vgem_ext_fence_timeout(struct timer_list *t)
 {
-	struct vgem_ext_fence *vf = from_timer(vf, t, timer);
+	struct vgem_ext_fence *vf = timer_container_of(vf, t, timer);
 	unsigned long flags;
 
 	spin_lock_irqsave(&vf->lock, flags);
@@ -134,7 +135,7 @@ static void vgem_ext_fence_unreserve(struct vgem_ext_file *vfile)
 /* Signal and drop the idr's reference; process context */
 static void vgem_ext_fence_finish(struct vgem_ext_fence *vf)
 {
-	del_timer_sync(&vf->timer);
+	timer_delete_sync(&vf->timer);
 	dma_fence_signal(&vf->base);
 	dma_fence_put(&vf->base);
 }
@@ -251,7 +252,7 @@ int vgem_ext_fence_signal_ioctl(struct drm_device *dev, void *data,
 		return -ENOENT;
 
 	/* After the timer is stopped, "signalled" can only mean timed out */
-	del_timer_sync(&vf->timer);
+	timer_delete_sync(&vf->timer);
 	if (dma_fence_is_signaled(&vf->base))
 		ret = -ETIMEDOUT;
 	vgem_ext_fence_finish(vf);

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "fpga-compat.h"
 #include <fpga-suite/dfl-enum.h>
 
 #define WIN_LEN		SZ_64K
@@ -892,4 +893,4 @@ kunit_test_suite(dfl_parser_suite);
 
 MODULE_DESCRIPTION("KUnit suite of the DFL parser (fpga_dfl)");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(FPGA_SUITE_KUNIT);
+MODULE_IMPORT_NS("FPGA_SUITE_KUNIT");

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "fpga-compat.h"
 #include "../fme.h"
 
 #define NUM_PORTS	FME_MAX_PORTS
@@ -266,4 +267,4 @@ kunit_test_suite(pmu_config_suite);
 
 MODULE_DESCRIPTION("KUnit suite of the FME perf PMU's config (fpga_fme)");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(FPGA_SUITE_KUNIT);
+MODULE_IMPORT_NS("FPGA_SUITE_KUNIT");

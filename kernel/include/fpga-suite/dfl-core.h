@@ -173,7 +173,9 @@ static inline bool fpga_dfl_unplugged(struct fpga_dfl_unplug *up)
  * @afu:	the AFU behind a port (size 0 if there is none)
  * @afu_guid_l: low 64 bits of the AFU's GUID
  * @afu_guid_h: high 64 bits of the AFU's GUID
- * @driver_override: name of the only driver allowed to bind, or NULL
+ * @driver_override: name of the only driver allowed to bind, or NULL;
+ *		only on kernels whose driver core keeps no driver_override of
+ *		its own (fpga-compat.h: fpga_driver_override_*())
  * @region:	the fpga_region device the driver puts its upstream-named
  *		node (dfl-fme.N, dfl-port.N) under; NULL if there is none
  *		(the kernel has its own FPGA core)

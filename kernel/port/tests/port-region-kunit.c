@@ -10,6 +10,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "fpga-compat.h"
 #include "../port.h"
 
 /* A port with an AFU of @size (struct fpga_port is too big for the stack) */
@@ -140,4 +141,4 @@ kunit_test_suite(port_region_suite);
 
 MODULE_DESCRIPTION("KUnit suites of the port driver (fpga_port)");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(FPGA_SUITE_KUNIT);
+MODULE_IMPORT_NS("FPGA_SUITE_KUNIT");

@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
+#include "fpga-compat.h"
 #include <fpga-suite/dfl-enum.h>
 #include "../sim.h"
 
@@ -530,4 +531,4 @@ kunit_test_suites(&sim_reset_suite, &sim_error_suite, &sim_layout_suite);
 
 MODULE_DESCRIPTION("KUnit suites of the simulated card's model (fpga_sim)");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(FPGA_SUITE_KUNIT);
+MODULE_IMPORT_NS("FPGA_SUITE_KUNIT");
