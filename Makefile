@@ -45,7 +45,7 @@ VM_TOOLS ?= build
 # Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
 VM_TESTS ?=
 
-.PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full check-suite-run \
+.PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full check-suite-run suite-initramfs kernels-newest \
 	fuzz bench bench-initramfs peer-modules print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install dkms-source deb deps check check-run opae \
 	check-harness lint demo vm initramfs clean
@@ -59,6 +59,7 @@ help:
 	@echo "make build-matrix  build them with W=1, sparse, -Werror for 6.1 and 6.12, generic/rt/cloud"
 	@echo "make build-matrix SUITE=trixie|sid  the same for that suite's kernels, in a root of it"
 	@echo "make check-suite-run SUITE=trixie [SUITE_KVER=] VM_TESTS=...  the VM on that suite's kernel"
+	@echo "make kernels-newest  build against the newest kernels of trixie-backports, sid, experimental"
 	@echo "make user          build fpgactl and its library"
 	@echo "make selftests     build the kselftests"
 	@echo "make install       install tools, headers, udev rule (DESTDIR=, PREFIX=)"
@@ -67,7 +68,8 @@ help:
 	@echo "make check-debug   the debug-kernel tier: KUnit, KASAN, lockdep, kmemleak,"
 	@echo "                   fault injection, fuzzing (kernel cached in ~/.cache);"
 	@echo "                   DEBUG_SET=ci: the part CI runs (.ci/run)"
-	@echo "make check-full    make check, then the whole debug tier (about 75 min)"
+	@echo "make check-full    make check with every collection on every kernel (sid's too),"
+	@echo "                   then the whole debug tier (about 2 hours)"
 	@echo "make check-debug-run VM_TESTS=...  some tests on the cached debug kernel"
 	@echo "make bench         benchmarks in the VM (table + build/bench.json)"
 	@echo "make fuzz          syscall fuzzer in the VM (FUZZ_SECONDS=, FUZZ_SEED=, FUZZ_ARGS=)"
@@ -206,6 +208,18 @@ check-suite-run: stage $(YNL_ROOT)
 		--log-dir $(BUILD)/logs --name $(SUITE) \
 		$(if $(VM_TIMEOUT),--timeout $(VM_TIMEOUT)) --tests "$(VM_TESTS)"
 
+# The canary: the newest kernels of trixie-backports, sid and experimental
+# today, built as the matrix builds them (not part of make check)
+kernels-newest:
+	@scripts/build/kernels-newest.sh
+
+# make check's image for such a kernel, with the modules its matrix step
+# has just built: make suite-initramfs SUITE=... SUITE_KVER=... SUITE_IMAGE=...
+SUITE_IMAGE ?= $(BUILD)/initramfs-$(SUITE)-$(SUITE_KVER).cpio
+suite-initramfs: stage $(YNL_ROOT)
+	scripts/vm/suite-vm.sh --built $(SUITE) $(SUITE_KVER) $(SUITE_IMAGE) \
+		$(BUILD)/stage $(OPAE_ROOT) $(YNL_ROOT) > /dev/null
+
 demo:
 	@scripts/build/deps.sh --check >/dev/null || scripts/build/deps.sh
 	@# First: initramfs finds OPAE_ROOT when make reads the Makefile
@@ -314,7 +328,7 @@ check-debug:
 # called resolved.  CI's stages with the whole debug tier: the same stage
 # table and closing line.
 check-full:
-	@FPGA_DEBUG_SET=full .ci/run
+	@FPGA_CHECK_SET=full FPGA_DEBUG_SET=full .ci/run
 
 clean: clean-modules
 	$(MAKE) -C selftests clean

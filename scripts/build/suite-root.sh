@@ -7,8 +7,10 @@
 # they are built inside a root of their own suite (chroot), never on the
 # host, and nothing is installed into the host.
 #
-#   trixie  Debian 13: its 6.12 and trixie-backports' 7.x, generic, rt, cloud
-#   sid     the newest kernel, generic, rt, cloud
+#   trixie        Debian 13: its 6.12 and trixie-backports' 7.x, generic,
+#                 rt, cloud
+#   sid           the newest kernel, generic, rt, cloud
+#   experimental  a sid root with experimental's kernel (make kernels-newest)
 #
 # The root is made once with debootstrap and cached in
 # ~/.cache/fpga-suite/roots/SUITE-KEY (KEY: a hash of what it holds, the
@@ -17,7 +19,9 @@
 # matrix follows Debian's updates.
 #
 # Prints the root's path; ROOT/kernels lists its kernel releases, one per
-# line, in the order above.  With --run, runs COMMAND in the root instead
+# line, in the order above; ROOT/kernel-suites the same with the suite
+# each comes from ("KVER SUITE").  SUITE_ROOT_REFRESH=1 brings the headers
+# up to date whatever their age.  With --run, runs COMMAND in the root instead
 # (in a mount namespace of its own, with /proc).  With --image, unpacks
 # the image of kernel KVER into the root's images/KVER (for the VM) and
 # prints the path of its vmlinuz.
@@ -40,11 +44,18 @@ LAYOUT=1
 FLAVOURS="amd64 rt-amd64 cloud-amd64"
 TOOLS="build-essential bc kmod sparse flex bison libelf-dev libssl-dev cpio"
 
+# base: the suite debootstrap makes the root of; extra_suites: where else
+# its kernels come from; target: apt's target release for their headers
+# (experimental's need its own compiler and kbuild)
+target=""
 case "$suite" in
-trixie) extra_suites=trixie-backports ;;
-sid) extra_suites="" ;;
-*) echo "suite-root.sh: no root for suite '$suite' (trixie, sid)" >&2; exit 2 ;;
+trixie) base=trixie; extra_suites=trixie-backports ;;
+sid) base=sid; extra_suites="" ;;
+experimental) base=sid; extra_suites=experimental; target=experimental ;;
+*) echo "suite-root.sh: no root for suite '$suite' (trixie, sid, experimental)" >&2; exit 2 ;;
 esac
+kernel_suites="$base $extra_suites"
+[ -n "$target" ] && kernel_suites=$target
 
 cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}
 key=$(echo "$LAYOUT $suite $extra_suites $FLAVOURS $TOOLS" | sha256sum | cut -c1-12)
@@ -82,26 +93,30 @@ kver_in()
 install_headers()
 {
 	apt_in_root apt-get update -q
-	pkgs=""
-	for f in $FLAVOURS; do
-		pkgs="$pkgs linux-headers-$f"
-	done
-	# shellcheck disable=SC2086
-	apt_in_root apt-get install -y -q --no-install-recommends $pkgs
+	if [ -z "$target" ]; then
+		pkgs=""
+		for f in $FLAVOURS; do
+			pkgs="$pkgs linux-headers-$f"
+		done
+		# shellcheck disable=SC2086
+		apt_in_root apt-get install -y -q --no-install-recommends $pkgs
+	fi
 	: > "$root/kernels.tmp"
-	for s in "$suite" $extra_suites; do
+	for s in $kernel_suites; do
 		for f in $FLAVOURS; do
 			kver=$(kver_in "linux-headers-$f" "$s")
 			[ -n "$kver" ] || { log "$s has no linux-headers-$f"; exit 1; }
-			echo "$kver" >> "$root/kernels.tmp"
+			echo "$kver $s" >> "$root/kernels.tmp"
 		done
 	done
 	# shellcheck disable=SC2046
 	apt_in_root apt-get install -y -q --no-install-recommends \
-		$(sed 's/^/linux-headers-/' "$root/kernels.tmp")
+		${target:+-t "$target"} \
+		$(sed 's/^\([^ ]*\) .*/linux-headers-\1/' "$root/kernels.tmp")
 	checker_stand_ins
-	[ "$suite" = sid ] || newer_sparse
-	mv "$root/kernels.tmp" "$root/kernels"
+	[ "$base" = sid ] || newer_sparse
+	mv "$root/kernels.tmp" "$root/kernel-suites"
+	cut -d' ' -f1 "$root/kernel-suites" > "$root/kernels"
 	touch "$root/.refreshed"
 }
 
@@ -151,7 +166,7 @@ if [ ! -e "$root/.complete" ]; then
 	rm -rf "$root.tmp" "$root"
 	mkdir -p "$(dirname "$root")"
 	debootstrap --variant=minbase --include="$(echo "$TOOLS" | tr ' ' ,)" \
-		"$suite" "$root.tmp" "$mirror" > "$root.tmp.log" 2>&1 ||
+		"$base" "$root.tmp" "$mirror" > "$root.tmp.log" 2>&1 ||
 		{ log "debootstrap failed ($root.tmp.log)"; tail -5 "$root.tmp.log" >&2; exit 1; }
 	for s in $extra_suites; do
 		echo "deb $mirror $s main" > "$root.tmp/etc/apt/sources.list.d/$s.list"
@@ -166,8 +181,9 @@ if [ ! -e "$root/.complete" ]; then
 	rm -f "$root.tmp.log"
 	install_headers
 	touch "$root/.complete"
-elif [ "$mode" = root ] &&
-     [ -z "$(find "$root/.refreshed" -mmin -1440 2>/dev/null)" ]; then
+elif [ "$mode" = root ] && { [ "${SUITE_ROOT_REFRESH:-0}" = 1 ] ||
+     [ -z "$(find "$root/.refreshed" -mmin -1440 2>/dev/null)" ] ||
+     [ ! -e "$root/kernel-suites" ]; }; then
 	log "bringing the $suite root's headers up to date"
 	install_headers
 fi

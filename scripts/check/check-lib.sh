@@ -16,17 +16,20 @@ failures=$logs/failures.txt
 pass() { passed=$((passed + 1)); echo "ok   $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL $1" | tee -a "$failures"; }
 
-# step NAME COMMAND...: one test; output kept in $logs/NAME.log
+# step NAME COMMAND...: one test, and its wall time; output kept in
+# $logs/NAME.log.  Returns non-zero when it failed.
 step()
 {
 	name=$1
 	shift
+	step_start=$(date +%s)
 	if "$@" > "$logs/$name.log" 2>&1; then
-		pass "$name"
+		pass "$name ($(( $(date +%s) - step_start )) s)"
 	else
 		fail "$name (log: $logs/$name.log)"
 		tail -n 20 "$logs/$name.log" | sed 's/^/     | /' |
 			tee -a "$failures"
+		return 1
 	fi
 }
 

@@ -12,6 +12,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 logs=$top/build/logs
 mkdir -p "$logs"
+# FPGA_CHECK_SET=full (make check-full): every collection on every kernel;
+# ci (the default): what fits CI's hour, as the comments below say
+set=${FPGA_CHECK_SET:-ci}
 MAKE=${MAKE:-make}
 M="$MAKE --no-print-directory"
 start=$(date +%s)
@@ -23,6 +26,13 @@ step kconfig-valid scripts/build/kconfig-check.sh "$($M -s print-kdir)"
 # W=1, sparse, -Werror against each of the six kernels bookworm ships
 # (the VM's among them)
 step build-matrix scripts/build/build-matrix.sh
+# and against Debian 13's: trixie's 6.12 and trixie-backports' 7.x,
+# generic, rt and cloud, in a root of that suite with its own compiler
+# (made once and cached: scripts/build/suite-root.sh).  sid's newest only
+# in check-full: it changes every few weeks, make kernels-newest watches it
+step build-matrix-trixie scripts/build/build-matrix.sh --suite trixie
+[ "$set" = full ] &&
+	step build-matrix-sid scripts/build/build-matrix.sh --suite sid
 step user-werror $M user
 step user-tests-valgrind $M -C user valgrind
 step selftests-build $M selftests
@@ -93,28 +103,59 @@ expect_failure_start guest-hang harness:guest_hang.sh \
 	"^FAIL guest silent for 20 s (hung) while running harness:guest_hang.sh" "" 20
 expect_failure_wait
 
-# The fpga and stress collections again on Debian's 6.12 (generic), with
-# the modules DKMS built for it (the fuzzer's code does not depend on the
-# kernel; the harness checks above neither)
-kver612=$($M -s print-vm612-kver)
-echo "== fpga and stress selftests in the VM on $kver612"
-step initramfs-6.12 $M initramfs KVER="$kver612" VM_MODULES=dkms VM_TOOLS=deb
-vm_kernel=/boot/vmlinuz-$kver612
-vm_tests vm-6.12 "${VM_TIMEOUT:-}" "${VM_TESTS:-fpga,stress}"
-
-# PREEMPT_RT (6.12 rt): interrupt handlers in threads, sleeping spinlocks.
-# The tests of the driver paths whose locking, interrupts and timing it
+# PREEMPT_RT: interrupt handlers in threads, sleeping spinlocks.  The
+# tests of the driver paths whose locking, interrupts and timing it
 # changes; the tools' tests (fpgactl_*, trace, netlink, the ABI list) run
-# the same kernel paths as on 6.12 above
+# the same kernel paths as on the generic kernels
 rt_tests="fpga:modules_test,fpga:sim_test,fpga:port_test,fpga:dma_test,\
 fpga:dfl_test,fpga:uio_test,fpga:vgem_test,fpga:pmu_test,fpga:pci_test,\
 fpga:remote_access_test,\
 fpga:perf_test.sh,stress"
-kver612rt=$($M -s print-vm612rt-kver)
-echo "== driver selftests in the VM on $kver612rt"
-step initramfs-6.12-rt $M initramfs KVER="$kver612rt" VM_MODULES=dkms VM_TOOLS=deb
-vm_kernel=/boot/vmlinuz-$kver612rt
-vm_tests vm-6.12-rt "${VM_TIMEOUT:-}" "${VM_TESTS:-$rt_tests}"
+
+# suite_vm NAME SUITE KVER TESTS: TESTS in the VM on a kernel of another
+# suite, unpacked in its root, with the modules the matrix built there
+suite_vm()
+{
+	echo "== $4 in the VM on $3 ($2)"
+	vm_initrd=build/initramfs-$1.cpio
+	step "initramfs-$1" $M suite-initramfs SUITE="$2" SUITE_KVER="$3" \
+		SUITE_IMAGE="$vm_initrd" || return
+	vm_kernel=$(scripts/build/suite-root.sh --image "$2" "$3") || return
+	vm_tests "vm-$1" "${VM_TIMEOUT:-}" "${VM_TESTS:-$4}"
+}
+
+# Debian 13 (trixie's 6.12; trixie-backports' 7.x, generic and rt): the
+# drivers, OPAE's tools and the stress tests on each (everything in
+# check-full).  The root's kernels, in order: 6.12 generic, rt, cloud,
+# then 7.x generic, rt, cloud.
+# shellcheck disable=SC2046
+set -- $(scripts/build/build-matrix.sh --suite trixie --list 2>/dev/null)
+if [ $# -eq 6 ]; then
+	generic_tests=fpga,opae,stress
+	[ "$set" = full ] && generic_tests=
+	suite_vm trixie-6.12 trixie "$1" "$generic_tests"
+	suite_vm trixie-7 trixie "$4" "$generic_tests"
+	suite_vm trixie-7-rt trixie "$5" "$rt_tests"
+else
+	fail "trixie-kernels (the trixie root lists: $*)"
+fi
+
+# bookworm's 6.12 (backports), generic and rt, with the modules DKMS built
+# for them: the same line as trixie's, so only in check-full
+if [ "$set" = full ]; then
+	kver612=$($M -s print-vm612-kver)
+	echo "== fpga and stress selftests in the VM on $kver612"
+	step initramfs-6.12 $M initramfs KVER="$kver612" VM_MODULES=dkms VM_TOOLS=deb
+	vm_kernel=/boot/vmlinuz-$kver612
+	vm_initrd=build/initramfs.cpio
+	vm_tests vm-6.12 "${VM_TIMEOUT:-}" "${VM_TESTS:-fpga,stress}"
+
+	kver612rt=$($M -s print-vm612rt-kver)
+	echo "== driver selftests in the VM on $kver612rt"
+	step initramfs-6.12-rt $M initramfs KVER="$kver612rt" VM_MODULES=dkms VM_TOOLS=deb
+	vm_kernel=/boot/vmlinuz-$kver612rt
+	vm_tests vm-6.12-rt "${VM_TIMEOUT:-}" "${VM_TESTS:-$rt_tests}"
+fi
 
 echo "== the packages purge cleanly"
 step deb-purge scripts/deb/deb-purge-check.sh
