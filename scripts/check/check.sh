@@ -40,6 +40,8 @@ step selftests-build $M selftests
 step security-table scripts/check/perm-table.sh
 step netlink-spec scripts/check/ynl-check.sh
 step harness-judge-unit python3 scripts/vm/test-run-vm
+# apt is shared with the system: make check's apt waits for its locks
+step apt-lock-wait scripts/check/apt-lock-test.sh
 
 # The VM's kernel is named (KERNEL_PKG, or KVER given to make check),
 # whatever the host runs or has installed besides
