@@ -38,7 +38,8 @@ COMMON="
 # matrix; Debian's 6.12 headers pull their images in, which the VM boots)
 # and the sources of its line (checkpatch, the kselftest harness, the
 # debug kernel, the peer modules: scripts/build/linux-source.sh).  On
-# bookworm: 6.1 and 6.12 and linux-source-6.1; on trixie: 6.12.
+# bookworm: the headers of 6.1 and 6.12, and linux-source-6.1; on trixie:
+# those of 6.12 (linux-headers-6.12-* and linux-source-6.1 are not there).
 release=$("$here/host-release.sh")
 series=$("$here/host-release.sh" series)
 headers=$("$here/host-release.sh" headers)
