@@ -20,6 +20,11 @@ KDIR ?= /lib/modules/$(KVER)/build
 # running or the newest one (KERNEL_PKG for the main run, and 6.12 generic)
 VM_KVER_OF = $(shell dpkg-query -W -f='$${Depends}' $(1) 2>/dev/null | \
 	sed -n 's/^linux-\(image\|headers\)-\([^ ,]*\).*/\2/p')
+# The same for the host's headers metapackage of kernel line $(1), flavour
+# $(2) (scripts/build/host-release.sh: 6.12 is linux-headers-6.12-* on
+# bookworm, the release's own linux-headers-* on trixie); empty if none
+VM_KVER_OF_LINE = $(foreach p,$(shell scripts/build/host-release.sh \
+	metapackage $(1) $(2)),$(call VM_KVER_OF,$(p)))
 VMLINUZ ?= /boot/vmlinuz-$(KVER)
 
 PREFIX ?= /usr/local
@@ -56,7 +61,7 @@ help:
 	@echo "make demo          build, boot the VM and show the suite at work"
 	@echo "make check         install deps, lint, build, run all tests in the VM"
 	@echo "make modules       build the kernel modules (KVER=, KDIR=)"
-	@echo "make build-matrix  build them with W=1, sparse, -Werror for 6.1 and 6.12, generic/rt/cloud"
+	@echo "make build-matrix  build them with W=1, sparse, -Werror for the host release's kernels"
 	@echo "make build-matrix SUITE=trixie|sid  the same for that suite's kernels, in a root of it"
 	@echo "make check-suite-run SUITE=trixie [SUITE_KVER=] VM_TESTS=...  the VM on that suite's kernel"
 	@echo "make kernels-newest  build against the newest kernels of trixie-backports, sid, experimental"
@@ -82,8 +87,9 @@ help:
 modules:
 	$(KBUILD) modules
 
-# The same checks against the six kernels of bookworm (6.1 and 6.12,
-# generic, rt, cloud), each in its own copy under build/matrix; SUITE=trixie
+# The same checks against the host release's own kernels (bookworm: 6.1
+# and 6.12, trixie: 6.12; generic, rt, cloud: scripts/build/host-release.sh),
+# each in its own copy under build/matrix; SUITE=trixie
 # (its 6.12, trixie-backports' 7.x) or SUITE=sid: that suite's kernels,
 # built in a root of the suite (scripts/build/suite-root.sh)
 build-matrix:
@@ -238,7 +244,8 @@ bench: bench-initramfs
 		--timeout 1500 --json-out $(BUILD)/bench.json --tests "$(BENCH)"
 
 # The upstream DFL drivers, peer_bench's yardstick: built from Debian's
-# linux-source-6.1 at bench time, in the bench's initramfs only
+# linux-source of the host's line at bench time, in the bench's initramfs
+# only
 peer-modules:
 	scripts/build/peer-modules.sh $(KVER) $(BUILD)/peer-root/ksft/bench/peer
 
@@ -261,8 +268,9 @@ vm: initramfs
 		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name shell
 
 # The debug-kernel tier: a kernel with KASAN, lockdep, kmemleak, fault
-# injection and KUnit, built once from linux-source-6.1 and cached (see
-# scripts/build/debug-kernel.sh); our modules built out of tree against it.
+# injection and KUnit, built once from the host line's linux-source and
+# cached (see scripts/build/debug-kernel.sh); our modules built out of tree
+# against it.
 DEBUG_KDIR = $(shell scripts/build/debug-kernel.sh --path 2>/dev/null)
 DEBUG_BUILD := $(BUILD)/debug
 DEBUG_VM_TIMEOUT ?=
@@ -343,10 +351,10 @@ print-vm-kver:
 	@echo $(call VM_KVER_OF,$(KERNEL_PKG))
 
 print-vm612-kver:
-	@echo $(call VM_KVER_OF,linux-headers-6.12-amd64)
+	@echo $(call VM_KVER_OF_LINE,6.12,amd64)
 
 print-vm612rt-kver:
-	@echo $(call VM_KVER_OF,linux-headers-6.12-rt-amd64)
+	@echo $(call VM_KVER_OF_LINE,6.12,rt-amd64)
 
 print-kdir:
 	@echo $(KDIR)

@@ -4,8 +4,9 @@
 # Build the modules against every kernel Debian ships, with W=1, sparse
 # (C=1) and warnings as errors, and every module our Kconfig enables for
 # the kernel's configuration:
-#   - on the host, the kernels a bookworm user can install: the 6.1 and
-#     6.12 lines, generic, rt and cloud ("make deps" installs them);
+#   - on the host, the kernels a user of the host's release can install
+#     (scripts/build/host-release.sh): bookworm's 6.1 and 6.12 lines,
+#     trixie's 6.12, generic, rt and cloud ("make deps" installs them);
 #   - with --suite SUITE, those of another suite, built inside a root of
 #     that suite with its own compiler (scripts/build/suite-root.sh):
 #     trixie's 6.12 and trixie-backports' 7.x, sid's newest.
@@ -19,11 +20,6 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 MAKE=${MAKE:-make}
-
-# The headers metapackages of the six bookworm flavours, in the order printed
-METAPACKAGES="linux-headers-amd64 linux-headers-rt-amd64
-	linux-headers-cloud-amd64 linux-headers-6.12-amd64
-	linux-headers-6.12-rt-amd64 linux-headers-6.12-cloud-amd64"
 
 # The kernel release a headers metapackage depends on
 kver_of()
@@ -60,14 +56,32 @@ if [ $# -eq 0 ]; then
 		# shellcheck disable=SC2046
 		set -- $(cat "$root/kernels")
 	else
-		for pkg in $METAPACKAGES; do
+		# The headers metapackages of the host release's kernels, each
+		# with its line, in the order printed
+		release=$("$top/scripts/build/host-release.sh") || exit 1
+		metapackages=$("$top/scripts/build/host-release.sh" metapackages)
+		kvers=""
+		while read -r series pkg; do
 			kver=$(kver_of "$pkg")
 			if [ -z "$kver" ]; then
 				echo "build-matrix: $pkg is not installed (make deps)" >&2
 				exit 1
 			fi
-			set -- "$@" "$kver"
-		done
+			# Another release's package of that name names another line
+			case "$kver" in
+			"$series".*) ;;
+			*)
+				echo "build-matrix: $pkg names $kver, not" \
+					"$release's $series line: is the host $release?" >&2
+				exit 1
+				;;
+			esac
+			kvers="$kvers $kver"
+		done <<EOF
+$metapackages
+EOF
+		# shellcheck disable=SC2086
+		set -- $kvers
 	fi
 fi
 if $list; then

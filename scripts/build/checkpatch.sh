@@ -1,11 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# checkpatch.pl (from Debian's linux-source-6.1) over every kernel source
-# of the suite: any error, warning or check fails.
+# checkpatch.pl over every kernel source of the suite: any error, warning
+# or check fails.  checkpatch is Debian's linux-source of the host's line
+# (scripts/build/host-release.sh: 6.1 on bookworm, 6.12 on trixie), or of
+# SERIES.
+#
+# usage: checkpatch.sh [SERIES]
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-src=$("$top/scripts/build/linux-source.sh")
+src=$("$top/scripts/build/linux-source.sh" "$@")
 files=$(cd "$top" && find kernel include selftests/*/*_module selftests/bench/peer \
 	-name '*.[ch]' ! -name '*.mod.c' | sort)
 # shellcheck disable=SC2086

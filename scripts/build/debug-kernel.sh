@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Build (once) the debug kernel of "make check-debug" from Debian's
-# linux-source-6.1: allnoconfig + scripts/build/debug-kernel/debug.config, with
-# the suite itself inside the tree as drivers/fpga_suite (so that our
-# Kconfig and Kbuild files are used as a kernel uses them).
+# linux-source of the host's line (scripts/build/host-release.sh: 6.1 on
+# bookworm, 6.12 on trixie): allnoconfig +
+# scripts/build/debug-kernel/debug.config, with the suite itself inside the
+# tree as drivers/fpga_suite (so that our Kconfig and Kbuild files are used
+# as a kernel uses them).
 #
 # The kernel is cached outside the repository, keyed by a hash of the
 # config fragment's options, the source package version and TREE_LAYOUT (bump it when
@@ -15,6 +17,8 @@
 #
 #   debug-kernel.sh          build or update, print the build directory
 #   debug-kernel.sh --path   print it if a build is complete, else fail
+#   debug-kernel.sh --config configure and check the fragment only (no
+#                            build), print the path of the .config
 set -euo pipefail
 
 TREE_LAYOUT=1
@@ -22,9 +26,10 @@ TREE_LAYOUT=1
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 fragment=$here/debug-kernel/debug.config
-tarball=/usr/src/linux-source-6.1.tar.xz
+pkg=linux-source-$("$here/host-release.sh" series)
+tarball=/usr/src/$pkg.tar.xz
 [ -r "$tarball" ] || { echo "debug-kernel: $tarball missing (make deps)" >&2; exit 1; }
-version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+version=$(dpkg-query -W -f='${Version}' "$pkg")
 cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}/debug-kernel
 # Comments in the fragment do not change the kernel: not in the key
 key=$(grep -v -e '^#' -e '^$' "$fragment" | cat - <(echo "$version $TREE_LAYOUT") |
@@ -100,6 +105,10 @@ for opt in $suite_opts; do
 	}
 done
 [ "$missing" -eq 0 ] || exit 1
+if [ "${1:-}" = --config ]; then
+	echo "$out/build/.config"
+	exit 0
+fi
 
 start=$(date +%s)
 log "building in $out/build with $jobs jobs"

@@ -3,13 +3,16 @@
 #
 # Install the Debian packages the suite needs, from Debian's archive only.
 # Idempotent: packages already installed are left alone, and apt is not
-# touched at all when nothing is missing.
+# touched at all when nothing is missing.  The list is the same on every
+# host release but for the kernels: the headers of the release's own and
+# the sources of its line (scripts/build/host-release.sh).
 #
-# usage: deps.sh [--check]   (--check: exit 1 if something is missing)
+# usage: deps.sh [--check|--list]   (--check: exit 1 if something is
+#                                    missing; --list: print the list)
 set -eu
+here=$(dirname "$0")
 
-# Headers of every kernel bookworm ships (build-matrix.sh): 6.1 and 6.12,
-# generic, rt and cloud.  Debian's 6.12 headers pull their images in.
+# linux-image-amd64: the VM's kernel; linux-perf: perf in the VM.
 # cmake, g++ and uuid-dev (with pkg-config and json-c): OPAE's offline
 # build, for the interoperability tests (scripts/build/opae-build.sh).
 # liburing-dev: port_bench's baseline for DMA mapping (io_uring's buffer
@@ -19,11 +22,8 @@ set -eu
 # (scripts/check/ynl-check.sh) and drive the family in the VM.
 # debootstrap: the roots of other suites the build matrix builds their
 # kernels in (scripts/build/suite-root.sh).
-PACKAGES="
-	linux-headers-amd64 linux-image-amd64 linux-source-6.1 linux-perf
-	linux-headers-rt-amd64 linux-headers-cloud-amd64
-	linux-headers-6.12-amd64 linux-headers-6.12-rt-amd64
-	linux-headers-6.12-cloud-amd64
+COMMON="
+	linux-image-amd64 linux-perf
 	build-essential pkg-config bc flex bison libelf-dev libssl-dev
 	kmod dkms sparse cpio rsync python3 dash valgrind
 	qemu-system-x86 busybox-static
@@ -34,6 +34,28 @@ PACKAGES="
 	linux-source-6.12 python3-yaml python3-jsonschema
 	debootstrap
 "
+# The release's own: the headers of every kernel it ships (the build
+# matrix; Debian's 6.12 headers pull their images in, which the VM boots)
+# and the sources of its line (checkpatch, the kselftest harness, the
+# debug kernel, the peer modules: scripts/build/linux-source.sh).  On
+# bookworm: the headers of 6.1 and 6.12, and linux-source-6.1; on trixie:
+# those of 6.12 (linux-headers-6.12-* and linux-source-6.1 are not there).
+release=$("$here/host-release.sh")
+series=$("$here/host-release.sh" series)
+headers=$("$here/host-release.sh" headers)
+
+PACKAGES=""
+for p in $headers linux-source-"$series" $COMMON; do
+	case " $PACKAGES " in
+	*" $p "*) ;;
+	*) PACKAGES="$PACKAGES $p" ;;
+	esac
+done
+
+if [ "${1:-}" = --list ]; then
+	echo "$PACKAGES" | tr ' ' '\n' | sed '/^$/d'
+	exit 0
+fi
 
 missing=""
 for p in $PACKAGES; do
@@ -45,21 +67,21 @@ for p in $PACKAGES; do
 done
 
 if [ -z "$missing" ]; then
-	[ "${1:-}" = --check ] || echo "deps: all packages present"
+	[ "${1:-}" = --check ] || echo "deps: all packages present ($release)"
 	exit 0
 fi
 if [ "${1:-}" = --check ]; then
-	echo "deps: missing:$missing"
+	echo "deps: missing ($release):$missing"
 	exit 1
 fi
 
-echo "deps: installing:$missing"
+echo "deps: installing ($release):$missing"
 if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 else
 	SUDO=
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO "$(dirname "$0")"/apt-get.sh update -q
+$SUDO "$here"/apt-get.sh update -q
 # shellcheck disable=SC2086
-$SUDO "$(dirname "$0")"/apt-get.sh install -y -q --no-install-recommends $missing
+$SUDO "$here"/apt-get.sh install -y -q --no-install-recommends $missing

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The sysfs files upstream documents for the DFL device model, from the
-# kernel's own ABI files (Debian's linux-source-6.1): one line per file,
+# kernel's own ABI files (Debian's linux-source of the host's line; 6.1's
+# and 6.12's list the same files): one line per file,
 # "fme|port|region PATH", PATH relative to dfl-fme.N, dfl-port.N or
 # regionN.  dfl_abi_test compares our upstream-named devices with it.
 set -eu

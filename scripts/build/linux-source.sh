@@ -4,27 +4,31 @@
 # Print the path of the parts of a Debian linux-source package the suite
 # uses, extracting them once into a cache outside the repository keyed by
 # the package version:
-#   6.1 (the default): checkpatch, the kselftest harness, the DFL sysfs ABI
-#   6.12: the ynl netlink tools and the netlink spec schemas (6.1 has none)
+#   every series: checkpatch (scripts/), the kselftest harness and lib.mk,
+#     the DFL sysfs ABI
+#   6.12 also: the ynl netlink tools and the netlink spec schemas (6.1 has
+#     none)
+# The default series is the host release's (scripts/build/host-release.sh:
+# 6.1 on bookworm, 6.12 on trixie).
 #
 # usage: linux-source.sh [6.1|6.12]
 set -eu
 
-series=${1:-6.1}
+series=${1:-$("$(dirname "$0")/host-release.sh" series)}
+# The suffix names the set of parts extracted: a new part, a new suffix
+set -- 'scripts/*' \
+	'tools/testing/selftests/kselftest*' \
+	'tools/testing/selftests/lib.mk' \
+	'tools/testing/selftests/run_kselftest.sh' \
+	'Documentation/ABI/testing/sysfs-platform-dfl-*' \
+	'Documentation/ABI/testing/sysfs-class-fpga-region'
 case "$series" in
 6.1)
-	# The suffix names the set of parts extracted: a new part, a new suffix
 	parts_id=2
-	set -- 'scripts/*' \
-		'tools/testing/selftests/kselftest*' \
-		'tools/testing/selftests/lib.mk' \
-		'tools/testing/selftests/run_kselftest.sh' \
-		'Documentation/ABI/testing/sysfs-platform-dfl-*' \
-		'Documentation/ABI/testing/sysfs-class-fpga-region'
 	;;
 6.12)
-	parts_id=1
-	set -- 'tools/net/ynl/*' 'Documentation/netlink/*'
+	parts_id=2
+	set -- "$@" 'tools/net/ynl/*' 'Documentation/netlink/*'
 	;;
 *)
 	echo "linux-source.sh: no parts known of linux-source-$series" >&2

@@ -4,10 +4,11 @@
 # The upstream DFL drivers as a yardstick for peer_bench: drivers/fpga's
 # FPGA manager, bridge and region cores, dfl, dfl-afu, dfl-fme (with its
 # manager, bridge and region) and drivers/uio's uio_dfl, from Debian's
-# linux-source-6.1, built unmodified as out-of-tree modules against KVER's
-# headers, with the bench's PCI glue (selftests/bench/peer).  Nothing of
-# them enters the repository or the suite: the sources are extracted into
-# the cache, the modules land in OUTDIR.
+# linux-source of the host's line (scripts/build/host-release.sh: 6.1 on
+# bookworm, 6.12 on trixie), built unmodified as out-of-tree modules
+# against KVER's headers, with the bench's PCI glue (selftests/bench/peer).
+# Nothing of them enters the repository or the suite: the sources are
+# extracted into the cache, the modules land in OUTDIR.
 #
 # usage: peer-modules.sh KVER OUTDIR
 set -eu
@@ -16,11 +17,12 @@ set -eu
 kver=$1
 out=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
-tarball=/usr/src/linux-source-6.1.tar.xz
+pkg=linux-source-$("$top/scripts/build/host-release.sh" series)
+tarball=/usr/src/$pkg.tar.xz
 [ -r "$tarball" ] || { echo "peer-modules.sh: $tarball missing (make deps)" >&2; exit 1; }
 kdir=/lib/modules/$kver/build
 [ -d "$kdir" ] || { echo "peer-modules.sh: no headers for $kver" >&2; exit 1; }
-version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+version=$(dpkg-query -W -f='${Version}' "$pkg")
 cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}
 src=$cache/peer-src-$version
 
@@ -28,7 +30,7 @@ if [ ! -e "$src/.complete" ]; then
 	rm -rf "$src.tmp"
 	mkdir -p "$src.tmp"
 	tar -xJf "$tarball" -C "$src.tmp" --strip-components=1 \
-		'linux-source-6.1/drivers/fpga' 'linux-source-6.1/drivers/uio/uio_dfl.c'
+		"$pkg/drivers/fpga" "$pkg/drivers/uio/uio_dfl.c"
 	touch "$src.tmp/.complete"
 	rm -rf "$src"
 	mv "$src.tmp" "$src"

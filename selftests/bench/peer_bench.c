@@ -4,12 +4,13 @@
  *
  * Two identical QEMU ivshmem cards (selftests/bench/pci-cards, played by
  * scripts/images/dfl-model): peer-upstream is bound to the upstream DFL
- * drivers of Debian's linux-source-6.1 (built at bench time by
- * scripts/build/peer-modules.sh, through the bench's glue dfl_peer_pci),
- * peer-ours to fpga_dfl_pci.  The same client operations run in turns
- * through each side's port node, /dev/dfl-port.N upstream and
- * /dev/fpga-port.N ours (the same <linux/fpga-dfl.h> ABI; with upstream's
- * bus present ours makes no dfl-port.N of its own):
+ * drivers of Debian's linux-source of the host's line, 6.1 on bookworm,
+ * 6.12 on trixie (built at bench time by scripts/build/peer-modules.sh,
+ * through the bench's glue dfl_peer_pci), peer-ours to fpga_dfl_pci.  The
+ * same client operations run in turns through each side's port node,
+ * /dev/dfl-port.N upstream and /dev/fpga-port.N ours (the same
+ * <linux/fpga-dfl.h> ABI; with upstream's bus present ours makes no
+ * dfl-port.N of its own):
  *
  *   region_info          DFL_FPGA_PORT_GET_REGION_INFO
  *   mmio_read64          64-bit loads through the AFU mapping

@@ -3,8 +3,9 @@
  * dfl-peer-pci: the upstream DFL drivers' PCI glue, for the benchmark only.
  *
  * peer_bench measures the upstream DFL drivers (drivers/fpga of Debian's
- * linux-source-6.1, built at bench time by scripts/build/peer-modules.sh) beside
- * ours on the same kind of card.  Upstream's dfl-pci looks for the Device
+ * linux-source of the host's line, 6.1 on bookworm, 6.12 on trixie, built
+ * at bench time by scripts/build/peer-modules.sh) beside ours on the same
+ * kind of card.  Upstream's dfl-pci looks for the Device
  * Feature List at offset 0 of BAR 0 only, and the test VM's cards are
  * QEMU ivshmem functions whose BAR 0 holds ivshmem's own registers and
  * whose BAR 2 holds the card image.  This module does what dfl-pci does
