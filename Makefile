@@ -50,7 +50,7 @@ VM_TOOLS ?= build
 # Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
 VM_TESTS ?=
 
-.PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full check-suite-run suite-initramfs kernels-newest \
+.PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full check-suite-run suite-initramfs kernels-newest check-trixie-host \
 	fuzz bench bench-initramfs peer-modules print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install dkms-source deb deps check check-run opae \
 	check-harness lint demo vm initramfs clean
@@ -65,6 +65,7 @@ help:
 	@echo "make build-matrix SUITE=trixie|sid  the same for that suite's kernels, in a root of it"
 	@echo "make check-suite-run SUITE=trixie [SUITE_KVER=] VM_TESTS=...  the VM on that suite's kernel"
 	@echo "make kernels-newest  build against the newest kernels of trixie-backports, sid, experimental"
+	@echo "make check-trixie-host  make check on a fresh Debian 13 root (part of check-full)"
 	@echo "make user          build fpgactl and its library"
 	@echo "make selftests     build the kselftests"
 	@echo "make install       install tools, headers, udev rule (DESTDIR=, PREFIX=)"
@@ -213,6 +214,11 @@ check-suite-run: stage $(YNL_ROOT)
 		$(BUILD)/initramfs-$(SUITE).cpio $(BUILD)/stage $(OPAE_ROOT) $(YNL_ROOT) -- \
 		--log-dir $(BUILD)/logs --name $(SUITE) \
 		$(if $(VM_TIMEOUT),--timeout $(VM_TIMEOUT)) --tests "$(VM_TESTS)"
+
+# make check on a fresh Debian 13 machine: a new trixie root, make check
+# inside it (scripts/check/host-trixie.sh; about an hour; check-full)
+check-trixie-host:
+	@scripts/check/host-trixie.sh
 
 # The canary: the newest kernels of trixie-backports, sid and experimental
 # today, built as the matrix builds them (not part of make check)

@@ -7,6 +7,8 @@
 # they are built inside a root of their own suite (chroot), never on the
 # host, and nothing is installed into the host.
 #
+#   bookworm      Debian 12's 6.1 (its security updates), generic, rt,
+#                 cloud: the 6.1 line on a trixie host
 #   trixie        Debian 13: its 6.12 and trixie-backports' 7.x, generic,
 #                 rt, cloud
 #   sid           the newest kernel, generic, rt, cloud
@@ -49,10 +51,12 @@ TOOLS="build-essential bc kmod sparse flex bison libelf-dev libssl-dev cpio"
 # (experimental's need its own compiler and kbuild)
 target=""
 case "$suite" in
+# bookworm's kernels are updated in bookworm-security only
+bookworm) base=bookworm; extra_suites=bookworm-security; target=bookworm-security ;;
 trixie) base=trixie; extra_suites=trixie-backports ;;
 sid) base=sid; extra_suites="" ;;
 experimental) base=sid; extra_suites=experimental; target=experimental ;;
-*) echo "suite-root.sh: no root for suite '$suite' (trixie, sid, experimental)" >&2; exit 2 ;;
+*) echo "suite-root.sh: no root for suite '$suite' (bookworm, trixie, sid, experimental)" >&2; exit 2 ;;
 esac
 kernel_suites="$base $extra_suites"
 [ -n "$target" ] && kernel_suites=$target
@@ -114,7 +118,9 @@ install_headers()
 		${target:+-t "$target"} \
 		$(sed 's/^\([^ ]*\) .*/linux-headers-\1/' "$root/kernels.tmp")
 	checker_stand_ins
-	[ "$base" = sid ] || newer_sparse
+	if [ "$base" = trixie ]; then
+		newer_sparse
+	fi
 	mv "$root/kernels.tmp" "$root/kernel-suites"
 	cut -d' ' -f1 "$root/kernel-suites" > "$root/kernels"
 	touch "$root/.refreshed"
@@ -169,7 +175,10 @@ if [ ! -e "$root/.complete" ]; then
 		"$base" "$root.tmp" "$mirror" > "$root.tmp.log" 2>&1 ||
 		{ log "debootstrap failed ($root.tmp.log)"; tail -5 "$root.tmp.log" >&2; exit 1; }
 	for s in $extra_suites; do
-		echo "deb $mirror $s main" > "$root.tmp/etc/apt/sources.list.d/$s.list"
+		case "$s" in
+		*-security) echo "deb ${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security} $s main" ;;
+		*) echo "deb $mirror $s main" ;;
+		esac > "$root.tmp/etc/apt/sources.list.d/$s.list"
 	done
 	# A mirror's sid may lag behind its Release file's validity
 	echo 'Acquire::Check-Valid-Until "false";' \

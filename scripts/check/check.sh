@@ -19,13 +19,22 @@ MAKE=${MAKE:-make}
 M="$MAKE --no-print-directory"
 start=$(date +%s)
 . "$top/scripts/check/check-lib.sh"
+# bookworm or trixie (scripts/build/host-release.sh): which kernels are the
+# host's own (its DKMS, its main VM), which come from a root of another
+# suite
+host=$(scripts/build/host-release.sh) || exit 1
 
 echo "== build and lint"
 step checkpatch scripts/build/checkpatch.sh
 step kconfig-valid scripts/build/kconfig-check.sh "$($M -s print-kdir)"
-# W=1, sparse, -Werror against each of the six kernels bookworm ships
-# (the VM's among them)
+# W=1, sparse, -Werror against each kernel the host's release ships
+# (bookworm: 6.1 and 6.12, trixie: 6.12; generic, rt, cloud; the VM's
+# among them)
 step build-matrix scripts/build/build-matrix.sh
+# On trixie, bookworm's 6.1 in a bookworm root, as trixie's kernels are
+# built in a trixie root on bookworm
+[ "$host" = trixie ] &&
+	step build-matrix-bookworm scripts/build/build-matrix.sh --suite bookworm
 # and against Debian 13's: trixie's 6.12 and trixie-backports' 7.x,
 # generic, rt and cloud, in a root of that suite with its own compiler
 # (made once and cached: scripts/build/suite-root.sh).  sid's newest only
@@ -118,7 +127,7 @@ fpga:perf_test.sh,stress"
 # suite, unpacked in its root, with the modules the matrix built there
 suite_vm()
 {
-	echo "== $4 in the VM on $3 ($2)"
+	echo "== ${4:-the default collections} in the VM on $3 ($2)"
 	vm_initrd=build/initramfs-$1.cpio
 	step "initramfs-$1" $M suite-initramfs SUITE="$2" SUITE_KVER="$3" \
 		SUITE_IMAGE="$vm_initrd" || return
@@ -126,31 +135,54 @@ suite_vm()
 	vm_tests "vm-$1" "${VM_TIMEOUT:-}" "${VM_TESTS:-$4}"
 }
 
-# Debian 13 (trixie's 6.12; trixie-backports' 7.x, generic and rt): the
-# drivers, OPAE's tools and the stress tests on each (everything in
-# check-full).  The root's kernels, in order: 6.12 generic, rt, cloud,
-# then 7.x generic, rt, cloud.
+# Debian 13: on trixie-backports' 7.x, the newest kernel Debian's
+# releases ship, the drivers, OPAE's tools and the stress tests, and the
+# rt list on its PREEMPT_RT kernel; on trixie's 6.12, the line bookworm's
+# 6.12 is of (check-full runs that one too), the tests of the paths the
+# compat layer switches between 6.1, 6.12 and 7.x (module load, mmap
+# and its revocation, DMA mapping, UIO, DRM, PCI, permissions) and OPAE's
+# tools; every collection on both in check-full.  The root's kernels, in
+# order: 6.12 generic, rt, cloud, then 7.x generic, rt, cloud.
+t612_tests="fpga:modules_test,fpga:sim_test,fpga:port_test,fpga:dma_test,\
+fpga:uio_test,fpga:vgem_test,fpga:pci_test,fpga:perm_test,opae"
+t7_tests=fpga,opae,stress
+[ "$set" = full ] && t612_tests= && t7_tests=
 # shellcheck disable=SC2046
 set -- $(scripts/build/build-matrix.sh --suite trixie --list 2>/dev/null)
 if [ $# -eq 6 ]; then
-	generic_tests=fpga,opae,stress
-	[ "$set" = full ] && generic_tests=
-	suite_vm trixie-6.12 trixie "$1" "$generic_tests"
-	suite_vm trixie-7 trixie "$4" "$generic_tests"
+	# On trixie its 6.12 is the main VM's kernel
+	[ "$host" = trixie ] ||
+		suite_vm trixie-6.12 trixie "$1" "$t612_tests"
+	suite_vm trixie-7 trixie "$4" "$t7_tests"
 	suite_vm trixie-7-rt trixie "$5" "$rt_tests"
 else
 	fail "trixie-kernels (the trixie root lists: $*)"
 fi
 
-# bookworm's 6.12 (backports), generic and rt, with the modules DKMS built
-# for them: the same line as trixie's, so only in check-full
+# On trixie, bookworm's 6.1 from the bookworm root, as trixie's 6.12 is
+# on bookworm
+if [ "$host" = trixie ]; then
+	# shellcheck disable=SC2046
+	set -- $(scripts/build/build-matrix.sh --suite bookworm --list 2>/dev/null)
+	if [ $# -eq 3 ]; then
+		suite_vm bookworm-6.1 bookworm "$1" "$t612_tests"
+	else
+		fail "bookworm-kernels (the bookworm root lists: $*)"
+	fi
+fi
+
+# The host's 6.12 with the modules DKMS built for them, only in
+# check-full: on bookworm its 6.12 generic and rt (the line of trixie's
+# 6.12, which CI boots); on trixie the rt (its generic is the main VM's)
 if [ "$set" = full ]; then
-	kver612=$($M -s print-vm612-kver)
-	echo "== fpga and stress selftests in the VM on $kver612"
-	step initramfs-6.12 $M initramfs KVER="$kver612" VM_MODULES=dkms VM_TOOLS=deb
-	vm_kernel=/boot/vmlinuz-$kver612
 	vm_initrd=build/initramfs.cpio
-	vm_tests vm-6.12 "${VM_TIMEOUT:-}" "${VM_TESTS:-fpga,stress}"
+	if [ "$host" = bookworm ]; then
+		kver612=$($M -s print-vm612-kver)
+		echo "== fpga and stress selftests in the VM on $kver612"
+		step initramfs-6.12 $M initramfs KVER="$kver612" VM_MODULES=dkms VM_TOOLS=deb
+		vm_kernel=/boot/vmlinuz-$kver612
+		vm_tests vm-6.12 "${VM_TIMEOUT:-}" "${VM_TESTS:-fpga,stress}"
+	fi
 
 	kver612rt=$($M -s print-vm612rt-kver)
 	echo "== driver selftests in the VM on $kver612rt"

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# "make check" on a fresh Debian 13 "trixie" machine: a new minimal trixie
+# root (debootstrap; nothing of the suite's packages in it), with /dev,
+# /proc and /sys, a clone of this checkout's committed tree and
+# ../shared (read-only) in it, and "make check" run there as root, which
+# must install what it needs with apt and pass.  The host's own caches are
+# not used: the root's ~/.cache starts empty, as on a new machine.  The
+# root is made anew each run (the test is of set-up from nothing) and
+# removed after it, unless KEEP_ROOT=1.  Ends with the inner run's "N
+# passed, N failed".  make check-trixie-host; part of make check-full.
+#
+# usage: host-trixie.sh [MAKE_ARGS...]   (e.g. VM_TESTS=fpga:sim_test)
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}
+root=$cache/trixie-host
+shared=$(cd "$top/../shared" 2>/dev/null && pwd -P) ||
+	{ echo "host-trixie: no ../shared beside the checkout" >&2; exit 1; }
+log() { echo "host-trixie: $*"; }
+
+command -v debootstrap > /dev/null || { log "debootstrap missing (make deps)"; exit 1; }
+[ "$(id -u)" -eq 0 ] || { log "needs root (debootstrap, chroot)"; exit 1; }
+
+# Mounts live in a namespace of their own, so none is left behind; still,
+# never remove a root something is mounted in
+if grep -q " $root/" /proc/mounts; then
+	log "something is mounted in $root: not removing it"
+	exit 1
+fi
+rm -rf "$root"
+mkdir -p "$cache"
+log "making a fresh trixie root in $root"
+t0=$(date +%s)
+debootstrap --variant=minbase --include=make,git,ca-certificates trixie \
+	"$root" "$mirror" > "$root.log" 2>&1 ||
+	{ log "debootstrap failed ($root.log)"; tail -n 5 "$root.log"; exit 1; }
+log "root made in $(( $(date +%s) - t0 )) s"
+# As a trixie machine's installer sets apt up: the release, its updates
+# and its security archive
+cat > "$root/etc/apt/sources.list" <<EOF
+deb $mirror trixie main
+deb $mirror trixie-updates main
+deb ${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security} trixie-security main
+EOF
+git clone -q "$top" "$root/work/suite"
+mkdir -p "$root/work/shared"
+
+rc=0
+# shellcheck disable=SC2016
+unshare -m sh -c '
+	root=$1 shared=$2
+	shift 2
+	mount --rbind /dev "$root/dev" &&
+	mount -t proc proc "$root/proc" &&
+	mount --rbind /sys "$root/sys" &&
+	mount --bind "$shared" "$root/work/shared" &&
+	mount -o remount,bind,ro "$root/work/shared" || exit 1
+	exec chroot "$root" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		sh -c "cd /work/suite && exec make check \"\$@\"" sh "$@"
+' sh "$root" "$shared" "$@" || rc=$?
+
+if [ "${KEEP_ROOT:-0}" != 1 ]; then
+	grep -q " $root/" /proc/mounts || rm -rf "$root" "$root.log"
+fi
+exit "$rc"
