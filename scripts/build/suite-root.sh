@@ -46,20 +46,28 @@ LAYOUT=1
 FLAVOURS="amd64 rt-amd64 cloud-amd64"
 TOOLS="build-essential bc kmod sparse flex bison libelf-dev libssl-dev cpio"
 
-# base: the suite debootstrap makes the root of; extra_suites: where else
-# its kernels come from; target: apt's target release for their headers
-# (experimental's need its own compiler and kbuild)
+# base: the suite debootstrap makes the root of; extra_suites: the other
+# archives its apt reads, as an installed machine of that release does
+# (its updates and security archive: a release's kernel is updated there)
+# and where else its kernels come from; kernel_suites: where its kernels
+# come from (the base's is the newest of base, updates and security);
+# target: apt's target release for their headers (experimental's need its
+# own compiler and kbuild)
 target=""
 case "$suite" in
-# bookworm's kernels are updated in bookworm-security only
-bookworm) base=bookworm; extra_suites=bookworm-security; target=bookworm-security ;;
-trixie) base=trixie; extra_suites=trixie-backports ;;
-sid) base=sid; extra_suites="" ;;
-experimental) base=sid; extra_suites=experimental; target=experimental ;;
+bookworm)
+	base=bookworm; extra_suites="bookworm-updates bookworm-security"
+	kernel_suites=bookworm ;;
+trixie)
+	base=trixie
+	extra_suites="trixie-updates trixie-security trixie-backports"
+	kernel_suites="trixie trixie-backports" ;;
+sid) base=sid; extra_suites=""; kernel_suites=sid ;;
+experimental)
+	base=sid; extra_suites=experimental; kernel_suites=experimental
+	target=experimental ;;
 *) echo "suite-root.sh: no root for suite '$suite' (bookworm, trixie, sid, experimental)" >&2; exit 2 ;;
 esac
-kernel_suites="$base $extra_suites"
-[ -n "$target" ] && kernel_suites=$target
 
 cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}
 key=$(echo "$LAYOUT $suite $extra_suites $FLAVOURS $TOOLS" | sha256sum | cut -c1-12)
@@ -87,9 +95,16 @@ in_root()
 }
 
 # The kernel release the headers metapackage $1 depends on in suite $2
+# (the base suite's: apt's candidate, from it, its updates or its security
+# archive)
 kver_in()
 {
-	in_root apt-cache -t "$2" depends "$1" 2>/dev/null |
+	if [ "$2" = "$base" ]; then
+		set -- "$1"
+	else
+		set -- -t "$2" "$1"
+	fi
+	in_root apt-cache depends "$@" 2>/dev/null |
 		sed -n 's/^ *Depends: linux-headers-\([0-9][^ ]*\)$/\1/p' | head -n 1
 }
 

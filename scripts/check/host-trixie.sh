@@ -30,29 +30,43 @@ if grep -q " $root/" /proc/mounts; then
 	log "something is mounted in $root: not removing it"
 	exit 1
 fi
-rm -rf "$root"
-mkdir -p "$cache"
-log "making a fresh trixie root in $root"
-t0=$(date +%s)
-debootstrap --variant=minbase --include=make,git,ca-certificates trixie \
-	"$root" "$mirror" > "$root.log" 2>&1 ||
-	{ log "debootstrap failed ($root.log)"; tail -n 5 "$root.log"; exit 1; }
-log "root made in $(( $(date +%s) - t0 )) s"
-# As a trixie machine's installer sets apt up: the release, its updates
-# and its security archive
-cat > "$root/etc/apt/sources.list" <<EOF
+if [ "${REUSE_ROOT:-0}" = 1 ] && [ -d "$root/work/suite" ]; then
+	# For debugging this script: the root a run kept (KEEP_ROOT=1), as
+	# it is, with the checkout brought up to this one's HEAD
+	log "reusing $root"
+	git -C "$root/work/suite" pull -q "$top" HEAD
+	reuse=true
+else
+	reuse=false
+	rm -rf "$root"
+	mkdir -p "$cache"
+	log "making a fresh trixie root in $root"
+	t0=$(date +%s)
+	debootstrap --variant=minbase --include=make,git,ca-certificates \
+		trixie "$root" "$mirror" > "$root.log" 2>&1 ||
+		{ log "debootstrap failed ($root.log)"; tail -n 5 "$root.log"; exit 1; }
+	log "root made in $(( $(date +%s) - t0 )) s"
+fi
+if ! $reuse; then
+	# As a trixie machine's installer sets apt up: the release, its
+	# updates and its security archive
+	cat > "$root/etc/apt/sources.list" <<EOF
 deb $mirror trixie main
 deb $mirror trixie-updates main
 deb ${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security} trixie-security main
 EOF
-git clone -q "$top" "$root/work/suite"
-mkdir -p "$root/work/shared"
+	git clone -q "$top" "$root/work/suite"
+	mkdir -p "$root/work/shared"
+fi
 
 rc=0
 # shellcheck disable=SC2016
 unshare -m sh -c '
 	root=$1 shared=$2
 	shift 2
+	# The root is a mount point, as / is on a machine: the mount
+	# namespaces of suite-root.sh need one
+	mount --bind "$root" "$root" &&
 	mount --rbind /dev "$root/dev" &&
 	mount -t proc proc "$root/proc" &&
 	mount --rbind /sys "$root/sys" &&
