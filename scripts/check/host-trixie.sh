@@ -59,9 +59,11 @@ EOF
 	mkdir -p "$root/work/shared"
 fi
 
+# In a mount and a PID namespace of their own: when this script is
+# stopped, every process of the run stops with the namespace's first
 rc=0
 # shellcheck disable=SC2016
-unshare -m sh -c '
+unshare -m -p -f --kill-child sh -c '
 	root=$1 shared=$2
 	shift 2
 	# The root is a mount point, as / is on a machine: the mount
@@ -75,7 +77,11 @@ unshare -m sh -c '
 	exec chroot "$root" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		sh -c "cd /work/suite && exec make check \"\$@\"" sh "$@"
-' sh "$root" "$shared" "$@" || rc=$?
+' sh "$root" "$shared" "$@" &
+run=$!
+trap 'kill "$run" 2>/dev/null' INT TERM HUP
+wait "$run" || rc=$?
+trap - INT TERM HUP
 
 if [ "${KEEP_ROOT:-0}" != 1 ]; then
 	grep -q " $root/" /proc/mounts || rm -rf "$root" "$root.log"
