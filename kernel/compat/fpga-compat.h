@@ -226,11 +226,15 @@ static inline ssize_t fpga_driver_override_show(struct device *dev,
  * 6.19: dma_map_ops.map_page(page, offset) and .unmap_page became
  * .map_phys(phys) and .unmap_phys (the same arguments otherwise).  A
  * driver writes map_phys and unmap_phys; FPGA_COMPAT_DMA_MAP_PHYS() puts
- * them in its dma_map_ops, after FPGA_COMPAT_DEFINE_DMA_MAP_PAGE() has
- * made the older kernels' map_page of its map_phys.
+ * them in its dma_map_ops, after FPGA_COMPAT_DEFINE_DMA_MAP_PAGE(map);
+ * has made the older kernels' map_page of its map_phys.  That ends, on
+ * every kernel, with a static_assert() that the function the ops will
+ * take has the type of their member (no code).
  */
 #ifdef FPGA_HAVE_DMA_MAP_PHYS
-#define FPGA_COMPAT_DEFINE_DMA_MAP_PAGE(map)
+#define FPGA_COMPAT_DEFINE_DMA_MAP_PAGE(map)				\
+	static_assert(__same_type(&(map),				\
+		typeof_member(const struct dma_map_ops, map_phys)))
 #define FPGA_COMPAT_DMA_MAP_PHYS(map, unmap) \
 	.map_phys = map, .unmap_phys = unmap,
 #else
@@ -241,7 +245,9 @@ static dma_addr_t map##_page(struct device *dev, struct page *page,	\
 			     unsigned long attrs)			\
 {									\
 	return map(dev, page_to_phys(page) + offset, size, dir, attrs);	\
-}
+}									\
+static_assert(__same_type(&map##_page,					\
+	typeof_member(const struct dma_map_ops, map_page)))
 
 #define FPGA_COMPAT_DMA_MAP_PHYS(map, unmap) \
 	.map_page = map##_page, .unmap_page = unmap,
@@ -255,11 +261,15 @@ static dma_addr_t map##_page(struct device *dev, struct page *page,	\
 #define DMA_ATTR_MMIO	0
 #endif
 
-/* 6.14: drm_driver.date is gone (DRM_IOCTL_VERSION of 6.1 still copies it) */
+/*
+ * 6.14: drm_driver.date is gone (DRM_IOCTL_VERSION of 6.1 still copies it).
+ * An initializer list has no place for a date without the member, so the
+ * newer kernels' stub takes its argument as variadic and drops it.
+ */
 #ifdef FPGA_HAVE_DRM_DRIVER_DATE
 #define FPGA_COMPAT_DRM_DRIVER_DATE(d)		.date = (d),
 #else
-#define FPGA_COMPAT_DRM_DRIVER_DATE(d)
+#define FPGA_COMPAT_DRM_DRIVER_DATE(...)
 #endif
 
 /* 7.x: is_cow_mapping(vma->vm_flags) became vma_is_cow_mapping(vma) */
@@ -352,7 +362,8 @@ fpga_compat_uio_mmap(struct uio_info *info, struct vm_area_desc *desc,
 	return 0;
 }
 #else
-#define FPGA_COMPAT_VM_MAPPED(fn)
+/* No member for it: the function goes to fpga_compat_uio_mmap() instead */
+#define FPGA_COMPAT_VM_MAPPED(...)
 #define fpga_compat_uio_mmap_arg	vm_area_struct
 #define fpga_compat_uio_set_mmap(info, hook)	((info)->mmap = (hook))
 

@@ -300,7 +300,7 @@ static void fpga_port_region_release(struct kobject *kobj)
 	kfree(container_of(kobj, struct fpga_port_region_kobj, kobj));
 }
 
-static struct kobj_type fpga_port_region_ktype = {
+static const struct kobj_type fpga_port_region_ktype = {
 	.release	= fpga_port_region_release,
 	.sysfs_ops	= &kobj_sysfs_ops,
 	.default_groups	= fpga_port_region_groups,

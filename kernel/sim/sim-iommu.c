@@ -234,7 +234,7 @@ static dma_addr_t fpga_sim_map_phys(struct device *dev, phys_addr_t phys,
 	return fpga_sim_map_iova(map) + offset_in_page(phys);
 }
 
-FPGA_COMPAT_DEFINE_DMA_MAP_PAGE(fpga_sim_map_phys)
+FPGA_COMPAT_DEFINE_DMA_MAP_PAGE(fpga_sim_map_phys);
 
 static void fpga_sim_unmap_phys(struct device *dev, dma_addr_t addr,
 				size_t size, enum dma_data_direction dir,
