@@ -70,6 +70,9 @@ unshare -m -p -f --kill-child sh -c '
 	# namespaces of suite-root.sh need one
 	mount --bind "$root" "$root" &&
 	mount --rbind /dev "$root/dev" &&
+	# Its own /dev/shm: the VMs keep their memory there, named by PID,
+	# and PIDs here are those of a namespace
+	mount -t tmpfs tmpfs "$root/dev/shm" &&
 	mount -t proc proc "$root/proc" &&
 	mount --rbind /sys "$root/sys" &&
 	mount --bind "$shared" "$root/work/shared" &&
