@@ -28,6 +28,10 @@ VM_KVER_OF_LINE = $(foreach p,$(shell scripts/build/host-release.sh \
 VMLINUZ ?= /boot/vmlinuz-$(KVER)
 
 PREFIX ?= /usr/local
+# udev's rules go where udev says (bookworm: /lib/udev); without udev's
+# pkg-config file, where merged /usr puts them (trixie's lintian refuses
+# /lib)
+UDEVDIR ?= $(or $(shell pkg-config --variable=udevdir udev 2>/dev/null),/usr/lib/udev)
 DESTDIR ?=
 
 BUILD := $(CURDIR)/build
@@ -127,7 +131,7 @@ install:
 	@if [ -f user/Makefile ]; then \
 		$(MAKE) -C user install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX); fi
 	install -D -m 0644 udev/60-fpga-suite.rules \
-		$(DESTDIR)/lib/udev/rules.d/60-fpga-suite.rules
+		$(DESTDIR)$(UDEVDIR)/rules.d/60-fpga-suite.rules
 	install -D -m 0644 etc/modprobe.d/fpga-suite.conf \
 		$(DESTDIR)/etc/modprobe.d/fpga-suite.conf
 	install -D -m 0644 etc/modules-load.d/fpga-suite.conf \

@@ -21,6 +21,7 @@ left=$(
 		-o -name 'uio_fpga.ko*' -o -name 'vgem_ext.ko*' 2>/dev/null
 	ls -d /var/lib/dkms/fpga-suite /usr/src/fpga-suite-* \
 		/usr/bin/fpgactl /lib/udev/rules.d/60-fpga-suite.rules \
+		/usr/lib/udev/rules.d/60-fpga-suite.rules \
 		/etc/modprobe.d/fpga-suite.conf \
 		/etc/modules-load.d/fpga-suite.conf \
 		/usr/share/bash-completion/completions/fpgactl \
