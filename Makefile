@@ -324,10 +324,11 @@ debug-modules:
 		$(DEBUG_BUILD)/stage/ksft/fpga/
 
 # The debug stage comes last: its harness modules replace Debian's
-debug-initramfs: stage debug-modules
+# (the ynl CLI too: check-full runs fpga:ynl_test.py here)
+debug-initramfs: stage debug-modules $(YNL_ROOT)
 	MODROOT=$(DEBUG_KDIR)/../mod-root MODULES_DIR=$(DEBUG_BUILD)/src/kernel \
 		scripts/vm/mkinitramfs.sh $$($(MAKE) -s -C $(DEBUG_KDIR) kernelrelease) \
-		$(BUILD)/initramfs-debug.cpio $(BUILD)/stage $(DEBUG_BUILD)/stage
+		$(BUILD)/initramfs-debug.cpio $(BUILD)/stage $(YNL_ROOT) $(DEBUG_BUILD)/stage
 
 # Some tests on the debug kernel: make check-debug-run VM_TESTS=fpga:port_test
 check-debug-run: debug-initramfs
