@@ -55,7 +55,7 @@ VM_TOOLS ?= build
 VM_TESTS ?=
 
 .PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full check-suite-run suite-initramfs kernels-newest check-trixie-host \
-	fuzz bench bench-initramfs peer-modules print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir check-run-all all help modules modules-check clean-modules user selftests \
+	fuzz bench bench-initramfs peer-modules print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir print-test-module-dirs check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install dkms-source deb deps check check-run opae \
 	check-harness lint demo vm initramfs clean
 
@@ -369,6 +369,9 @@ print-vm612rt-kver:
 
 print-kdir:
 	@echo $(KDIR)
+
+print-test-module-dirs:
+	@echo $(TEST_MODULE_DIRS)
 
 print-debug-append:
 	@echo $(DEBUG_APPEND)

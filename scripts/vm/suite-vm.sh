@@ -41,7 +41,8 @@ $built || "$top/scripts/build/build-matrix.sh" --suite "$suite" "$kver"
 # kernel), built for KVER in the root, over the stage's
 tests=/build/test-modules/$kver
 rm -rf "$root$tests"
-for d in harness/warn_module fpga/squatter_module; do
+for d in $(make -s -C "$top" print-test-module-dirs); do
+	d=${d#selftests/}
 	mkdir -p "$root$tests/src/$d" "$root$tests/stage/ksft/${d%/*}"
 	cp "$top/selftests/$d/Kbuild" "$top/selftests/$d"/*.c "$root$tests/src/$d/"
 	"$top/scripts/build/suite-root.sh" --run "$suite" make -s \
