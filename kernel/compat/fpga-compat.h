@@ -16,6 +16,8 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timer.h>
 #include <net/genetlink.h>
 
@@ -190,6 +192,18 @@ static inline ssize_t fpga_driver_override_show(struct device *dev,
 	spin_unlock(&dev->driver_override.lock);
 	return len;
 }
+
+/* A copy of the override, NULL if none: for a device that replaces @dev */
+static inline char *fpga_driver_override_dup(struct device *dev,
+					     const char *const *field)
+{
+	char *name;
+
+	spin_lock(&dev->driver_override.lock);
+	name = kstrdup(dev->driver_override.name, GFP_ATOMIC);
+	spin_unlock(&dev->driver_override.lock);
+	return name;
+}
 #else
 #define FPGA_COMPAT_CORE_DRIVER_OVERRIDE	false
 #define FPGA_COMPAT_BUS_DRIVER_OVERRIDE
@@ -219,6 +233,17 @@ static inline ssize_t fpga_driver_override_show(struct device *dev,
 	len = sysfs_emit(buf, "%s\n", *field);
 	device_unlock(dev);
 	return len;
+}
+
+static inline char *fpga_driver_override_dup(struct device *dev,
+					     const char *const *field)
+{
+	char *name;
+
+	device_lock(dev);
+	name = kstrdup(*field, GFP_KERNEL);
+	device_unlock(dev);
+	return name;
 }
 #endif
 

@@ -75,6 +75,7 @@ static bool fpga_dfl_claim_add(struct fpga_dfl_card *card, resource_size_t ofs,
 		return false;
 	card->claims[card->num_claims].start = ofs;
 	card->claims[card->num_claims].end = ofs + size;
+	card->claims[card->num_claims].owner = card->claim_owner;
 	card->num_claims++;
 	return true;
 }
@@ -131,6 +132,7 @@ static struct fpga_dfl_device *fpga_dfl_device_alloc(struct fpga_dfl_card *card,
 	fdev->fiu_id = fiu_id;
 	fdev->id = -1;
 	fdev->card_id = card->id;
+	fdev->card = card;
 	fdev->card_dev = card->info.parent;
 	fdev->dma_dev = card->info.parent;
 	fdev->dma_owner = card->info.owner;
@@ -437,7 +439,13 @@ static bool fpga_dfl_card_has(struct fpga_dfl_card *card, u16 fiu_id)
 {
 	if (fiu_id == DFH_ID_FIU_FME)
 		return card->fme;
-	return card->num_ports == FME_MAX_PORTS;
+	return !card->rewalk && card->num_ports == FME_MAX_PORTS;
+}
+
+/* The index the next port found gets */
+static unsigned int fpga_dfl_next_port(struct fpga_dfl_card *card)
+{
+	return card->rewalk ? card->rewalk_port : card->num_ports;
 }
 
 static void fpga_dfl_card_keep(struct fpga_dfl_card *card,
@@ -445,12 +453,14 @@ static void fpga_dfl_card_keep(struct fpga_dfl_card *card,
 {
 	if (fdev->fiu_id == DFH_ID_FIU_FME) {
 		card->fme = fdev;
-	} else {
-		fdev->port_num = card->num_ports;
-		if (fdev->port_num < card->info.num_port_dma_devs)
-			fdev->dma_dev = card->info.port_dma_devs[fdev->port_num];
-		card->ports[card->num_ports++] = fdev;
+		return;
 	}
+	fdev->port_num = fpga_dfl_next_port(card);
+	if (fdev->port_num < card->info.num_port_dma_devs)
+		fdev->dma_dev = card->info.port_dma_devs[fdev->port_num];
+	card->ports[fdev->port_num] = fdev;
+	if (!card->rewalk)
+		card->num_ports++;
 }
 
 /* Size of the block a DFH describes: distance to the next DFH, or its size */
@@ -480,6 +490,8 @@ static struct fpga_dfl_device *fpga_dfl_walk_fiu(struct fpga_dfl_card *card,
 		dfl_report(card, ofs, "FIU header runs past the window, list ends here");
 		return NULL;
 	}
+	card->claim_owner = fiu_id == DFH_ID_FIU_FME ? FPGA_DFL_CLAIM_FME :
+			    fpga_dfl_next_port(card);
 	if (!fpga_dfl_claim(card, ofs, size))
 		return NULL;
 	fdev = fpga_dfl_device_alloc(card, fiu_id);
@@ -552,6 +564,9 @@ static void fpga_dfl_walk_list(struct fpga_dfl_card *card, resource_size_t ofs)
 
 		switch (FIELD_GET(DFH_TYPE, dfh)) {
 		case DFH_TYPE_FIU:
+			/* A port walked again ends where the next FIU starts */
+			if (card->rewalk && fdev)
+				return;
 			fdev = fpga_dfl_walk_fiu(card, ofs, size, dfh);
 			if (!fdev)
 				return;
@@ -610,16 +625,22 @@ static void fpga_dfl_walk_fme_ports(struct fpga_dfl_card *card)
 	}
 }
 
-static int fpga_dfl_device_add(struct fpga_dfl_card *card,
-			       struct fpga_dfl_device *fdev)
+/*
+ * Register an enumerated FIU.  A port walked again after programming comes
+ * with the number of the device it replaces.
+ */
+int fpga_dfl_device_add(struct fpga_dfl_card *card,
+			struct fpga_dfl_device *fdev)
 {
 	int ret;
 
 	if (fdev->fiu_id == DFH_ID_FIU_PORT) {
-		ret = ida_alloc(&fpga_dfl_port_ida, GFP_KERNEL);
-		if (ret < 0)
-			return ret;
-		fdev->id = ret;
+		if (fdev->id < 0) {
+			ret = ida_alloc(&fpga_dfl_port_ida, GFP_KERNEL);
+			if (ret < 0)
+				return ret;
+			fdev->id = ret;
+		}
 		ret = dev_set_name(&fdev->dev, "fpga-port.%d", fdev->id);
 	} else {
 		fdev->id = card->id;
@@ -685,8 +706,55 @@ static void fpga_dfl_card_dir_del(struct fpga_dfl_card *card)
 static void fpga_dfl_card_free(struct fpga_dfl_card *card)
 {
 	ida_free(&fpga_dfl_card_ida, card->id);
+	kfree(card->claims);
 	kfree(card->info.irqs);
 	kfree(card);
+}
+
+/* Forget what port @n claimed: it is about to be walked again */
+static void fpga_dfl_claims_drop(struct fpga_dfl_card *card, unsigned int n)
+{
+	unsigned int i, kept = 0;
+
+	for (i = 0; i < card->num_claims; i++)
+		if (card->claims[i].owner != n)
+			card->claims[kept++] = card->claims[i];
+	card->num_claims = kept;
+}
+
+/**
+ * fpga_dfl_port_rewalk() - enumerate port @n again, after programming
+ * @card: the card; its lock held, port @n unregistered
+ * @n: the port's index
+ * @ofs: offset of its header in the window
+ *
+ * The new AFU may be of another size and have other features: the port's
+ * list is walked from its header up to its end or the next FIU, with the
+ * rest of the card's registers still claimed.
+ *
+ * Return: the port's new device, not yet added, or NULL if the header is
+ * no longer a port's (reported).
+ */
+struct fpga_dfl_device *fpga_dfl_port_rewalk(struct fpga_dfl_card *card,
+					     unsigned int n,
+					     resource_size_t ofs)
+{
+	u64 dfh = readq(card->info.ioaddr + ofs);
+
+	lockdep_assert_held(&card->lock);
+	card->ports[n] = NULL;
+	if (FIELD_GET(DFH_TYPE, dfh) != DFH_TYPE_FIU ||
+	    FIELD_GET(DFH_ID, dfh) != DFH_ID_FIU_PORT) {
+		dfl_report(card, ofs, "port %u: no port header after programming (DFH %#llx)",
+			   n, dfh);
+		return NULL;
+	}
+	fpga_dfl_claims_drop(card, n);
+	card->rewalk = true;
+	card->rewalk_port = n;
+	fpga_dfl_walk_list(card, ofs);
+	card->rewalk = false;
+	return card->ports[n];
 }
 
 /**
@@ -732,11 +800,10 @@ fpga_dfl_card_enumerate(const struct fpga_dfl_card_info *info)
 		fpga_dfl_card_free(card);
 		return ERR_PTR(-ENOMEM);
 	}
+	mutex_init(&card->lock);
 	fpga_dfl_walk_list(card, info->first);
 	if (card->fme)
 		fpga_dfl_walk_fme_ports(card);
-	kfree(card->claims);
-	card->claims = NULL;
 
 	if (!card->fme && !card->num_ports) {
 		dev_err(info->parent, "no FME or port found in the DFL\n");
@@ -827,6 +894,11 @@ EXPORT_SYMBOL_GPL(fpga_dfl_card_add);
 void fpga_dfl_card_remove(struct fpga_dfl_card *card)
 {
 	unsigned int i;
+
+	/* A programming in progress ends first, and none starts after it */
+	mutex_lock(&card->lock);
+	card->removing = true;
+	mutex_unlock(&card->lock);
 
 	/* The core stops reading the registers before they go (dfl-netlink.c) */
 	for (i = 0; i < card->num_ports; i++)

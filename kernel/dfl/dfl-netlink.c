@@ -442,6 +442,35 @@ void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
 }
 
 /**
+ * fpga_dfl_nl_notify_programmed() - announce a programming of a port
+ * @card_id: the card
+ * @port_num: the port's index on it
+ * @port: the port's new device, or NULL if it did not come back
+ * @err: 0 or the -errno the programming ended with
+ *
+ * Context: process context; may sleep.
+ */
+void fpga_dfl_nl_notify_programmed(int card_id, unsigned int port_num,
+				   struct fpga_dfl_device *port, int err)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = fpga_dfl_nl_event_new(FPGA_NL_CMD_EVENT_PROGRAMMED, &hdr);
+	if (!skb)
+		return;
+	if (port)
+		ret = fpga_dfl_nl_put_ident(skb, port) ||
+		      fpga_dfl_nl_put_port(skb, port);
+	else
+		ret = nla_put_u32(skb, FPGA_NL_A_CARD_ID, card_id) ||
+		      nla_put_u32(skb, FPGA_NL_A_PORT_NUM, port_num);
+	ret = ret || nla_put_s32(skb, FPGA_NL_A_ERRNO, err);
+	fpga_dfl_nl_event_send(skb, hdr, ret);
+}
+
+/**
  * fpga_dfl_nl_notify_errors_cleared() - announce cleared port errors
  * @fdev: the port
  * @errors: the error bits that were cleared

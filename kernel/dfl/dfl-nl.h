@@ -19,5 +19,7 @@ void fpga_dfl_nl_card_event(u8 cmd, int card_id, struct device *parent,
 void fpga_dfl_nl_irq_work(struct work_struct *work);
 void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
 			      int err);
+void fpga_dfl_nl_notify_programmed(int card_id, unsigned int port_num,
+				   struct fpga_dfl_device *port, int err);
 
 #endif /* _FPGA_DFL_NL_H */

@@ -41,17 +41,25 @@ static bool fpga_dfl_regions_on;
  * struct fpga_dfl_region - a region device
  * @dev:	the device, class fpga_region, named region@id
  * @id:		its number
+ * @compat:	a PR region's interface id, or NULL (a container region)
  */
 struct fpga_dfl_region {
 	struct device dev;
 	int id;
+	const struct fpga_compat_id *compat;
 };
 
-/* Upstream's container regions have no compat id: reading it fails */
+/* As upstream: a container region has no compat id, reading it fails */
 static ssize_t compat_id_show(struct device *dev,
 			      struct device_attribute *attr, char *buf)
 {
-	return -ENOENT;
+	struct fpga_dfl_region *region =
+		container_of(dev, struct fpga_dfl_region, dev);
+
+	if (!region->compat)
+		return -ENOENT;
+	return sysfs_emit(buf, "%016llx%016llx\n", region->compat->id_h,
+			  region->compat->id_l);
 }
 static DEVICE_ATTR_RO(compat_id);
 
@@ -76,7 +84,9 @@ static void fpga_dfl_region_release(struct device *dev)
 }
 
 /* A region of our class under @parent, or NULL */
-static struct device *fpga_dfl_own_region_add(struct device *parent)
+static struct device *
+fpga_dfl_own_region_add(struct device *parent,
+			const struct fpga_compat_id *compat)
 {
 	struct fpga_dfl_region *region;
 	int ret;
@@ -93,6 +103,7 @@ static struct device *fpga_dfl_own_region_add(struct device *parent)
 	region->dev.class = &fpga_dfl_region_class;
 	region->dev.parent = parent;
 	region->dev.release = fpga_dfl_region_release;
+	region->compat = compat;
 	ret = dev_set_name(&region->dev, "region%d", region->id);
 	if (!ret)
 		ret = device_add(&region->dev);
@@ -105,11 +116,15 @@ static struct device *fpga_dfl_own_region_add(struct device *parent)
 	return &region->dev;
 }
 
-/* A region of the kernel's class under @parent, or NULL */
-static struct device *fpga_dfl_kernel_region_add(struct device *parent)
+/*
+ * A region of the kernel's class under @parent, or NULL.  No manager: the
+ * kernel's FPGA core cannot program it (the FME's ioctl does).
+ */
+static struct device *
+fpga_dfl_kernel_region_add(struct device *parent,
+			   struct fpga_compat_id *compat)
 {
-	/* No manager: a container region, it cannot be programmed */
-	const struct fpga_region_info info = {};
+	const struct fpga_region_info info = { .compat_id = compat };
 	struct fpga_region *region;
 
 	region = fpga_region_register_full(parent, &info);
@@ -122,11 +137,12 @@ static struct device *fpga_dfl_kernel_region_add(struct device *parent)
 }
 
 /* A region under @parent, or NULL (and a message) if none can be made */
-static struct device *fpga_dfl_region_add(struct device *parent)
+static struct device *fpga_dfl_region_add(struct device *parent,
+					  struct fpga_compat_id *compat)
 {
 	if (FPGA_DFL_KERNEL_REGIONS)
-		return fpga_dfl_kernel_region_add(parent);
-	return fpga_dfl_own_region_add(parent);
+		return fpga_dfl_kernel_region_add(parent, compat);
+	return fpga_dfl_own_region_add(parent, compat);
 }
 
 static void fpga_dfl_region_del(struct device *region)
@@ -143,7 +159,7 @@ static struct device *fpga_dfl_region_for(struct fpga_dfl_card *card)
 	struct device *region;
 
 	region = fpga_dfl_region_add(card->info.region_parent ?:
-				     card->info.parent);
+				     card->info.parent, NULL);
 
 	if (region)
 		card->regions[card->num_regions++] = region;
@@ -258,6 +274,86 @@ void fpga_dfl_node_del(struct fpga_dfl_node *node)
 	put_device(&node->dev);
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_node_del);
+
+/**
+ * struct fpga_dfl_pr_region - dfl-fme-region.N under an FME's dfl-fme.N
+ * @dev:	the device; its release frees this
+ * @region:	the region under it, whose compat_id is the interface id
+ * @compat:	that id
+ */
+struct fpga_dfl_pr_region {
+	struct device dev;
+	struct device *region;
+	struct fpga_compat_id compat;
+};
+
+static void fpga_dfl_pr_region_release(struct device *dev)
+{
+	kfree(container_of(dev, struct fpga_dfl_pr_region, dev));
+}
+
+static const struct device_type fpga_dfl_pr_region_type = {
+	.name		= "dfl_fme_region",
+	.release	= fpga_dfl_pr_region_release,
+};
+
+/**
+ * fpga_dfl_pr_region_add() - the FME's PR region, as upstream lays it out
+ * @node: the FME's dfl-fme.N
+ * @id_h: high 64 bits of the PR interface id
+ * @id_l: low 64 bits
+ *
+ * dfl-fme.N/dfl-fme-region.N/fpga_region/regionK/compat_id is where OPAE
+ * reads the interface id a bitstream must be built for.  As for the
+ * node, a failure costs only the upstream layout: it is reported here.
+ *
+ * Return: the region, or NULL.
+ */
+struct fpga_dfl_pr_region *fpga_dfl_pr_region_add(struct fpga_dfl_node *node,
+						  u64 id_h, u64 id_l)
+{
+	struct fpga_dfl_pr_region *pr;
+	int ret;
+
+	if (!node)
+		return NULL;
+	pr = kzalloc(sizeof(*pr), GFP_KERNEL);
+	if (!pr)
+		return NULL;
+	pr->compat.id_h = id_h;
+	pr->compat.id_l = id_l;
+	device_initialize(&pr->dev);
+	pr->dev.parent = &node->dev;
+	pr->dev.type = &fpga_dfl_pr_region_type;
+	ret = dev_set_name(&pr->dev, "dfl-fme-region.%d", MINOR(node->dev.devt));
+	if (!ret)
+		ret = device_add(&pr->dev);
+	if (ret) {
+		dev_warn(&node->dev, "no dfl-fme-region: %d\n", ret);
+		put_device(&pr->dev);
+		return NULL;
+	}
+	pr->region = fpga_dfl_region_add(&pr->dev, &pr->compat);
+	if (!pr->region) {
+		device_unregister(&pr->dev);
+		return NULL;
+	}
+	return pr;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_pr_region_add);
+
+/**
+ * fpga_dfl_pr_region_del() - remove a region from fpga_dfl_pr_region_add()
+ * @pr: the region, or NULL
+ */
+void fpga_dfl_pr_region_del(struct fpga_dfl_pr_region *pr)
+{
+	if (!pr)
+		return;
+	fpga_dfl_region_del(pr->region);
+	device_unregister(&pr->dev);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_pr_region_del);
 
 /* Whether @path names a directory (sysfs is where the answers are) */
 static bool fpga_dfl_dir_exists(const char *path)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fpga_dfl tracepoints (trace system "fpga"): cards, port resets and
- * interrupts delivered to eventfds.  Only integers are recorded: nothing
+ * fpga_dfl tracepoints (trace system "fpga"): cards, port resets,
+ * programmings and interrupts delivered to eventfds.  Only integers are recorded: nothing
  * is formatted unless someone reads the trace.
  *
  * The suite's trace headers are named foo_trace.h, not foo-trace.h:
@@ -62,6 +62,42 @@ TRACE_EVENT(port_reset_end,
 	    TP_printk("card=%d port=%d result=%d duration_ns=%llu",
 		      __entry->card, __entry->port, __entry->result,
 		      __entry->duration_ns)
+);
+
+/* Partial reconfiguration of a port (dfl-program.c) */
+TRACE_EVENT(port_program_begin,
+	    TP_PROTO(int card, unsigned int port_num),
+	    TP_ARGS(card, port_num),
+	    TP_STRUCT__entry(__field(int, card)
+			     __field(unsigned int, port_num)),
+	    TP_fast_assign(__entry->card = card;
+			   __entry->port_num = port_num;),
+	    TP_printk("card=%d port_num=%u", __entry->card, __entry->port_num)
+);
+
+TRACE_EVENT(port_program_end,
+	    TP_PROTO(int card, unsigned int port_num,
+		     const struct fpga_dfl_device *port, int result,
+		     u64 start_ns),
+	    TP_ARGS(card, port_num, port, result, start_ns),
+	    TP_STRUCT__entry(__field(int, card)
+			     __field(unsigned int, port_num)
+			     __field(int, port)
+			     __field(u64, afu_guid_h)
+			     __field(u64, afu_guid_l)
+			     __field(int, result)
+			     __field(u64, duration_ns)),
+	    TP_fast_assign(__entry->card = card;
+			   __entry->port_num = port_num;
+			   __entry->port = port ? port->id : -1;
+			   __entry->afu_guid_h = port ? port->afu_guid_h : 0;
+			   __entry->afu_guid_l = port ? port->afu_guid_l : 0;
+			   __entry->result = result;
+			   __entry->duration_ns = ktime_get_ns() - start_ns;),
+	    TP_printk("card=%d port_num=%u port=%d afu=%016llx%016llx result=%d duration_ns=%llu",
+		      __entry->card, __entry->port_num, __entry->port,
+		      __entry->afu_guid_h, __entry->afu_guid_l,
+		      __entry->result, __entry->duration_ns)
 );
 
 /* An interrupt of a feature reached its eventfd (error or user vector) */

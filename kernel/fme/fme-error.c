@@ -186,14 +186,20 @@ static struct attribute *fpga_fme_error_attrs[] = {
 	&dev_attr_fme_errors.attr.attr,
 	&dev_attr_first_error.attr.attr,
 	&dev_attr_next_error.attr.attr,
+	&dev_attr_pr_err.attr,
 	NULL,
 };
 
-/* Only an FME with the global error feature has errors/ */
+/* Only an FME with the global error feature has errors/; pr_err needs PR */
 static umode_t fpga_fme_error_visible(struct kobject *kobj,
 				      struct attribute *attr, int n)
 {
-	return fpga_fme_error_of(kobj_to_dev(kobj))->base ? attr->mode : 0;
+	struct device *dev = kobj_to_dev(kobj);
+	struct fpga_fme *fme = dev_get_drvdata(dev);
+
+	if (attr == &dev_attr_pr_err.attr && !fme->pr.base)
+		return 0;
+	return fpga_fme_error_of(dev)->base ? attr->mode : 0;
 }
 
 const struct attribute_group fpga_fme_error_group = {

@@ -4,10 +4,11 @@
  *
  * /dev/fpga-fme.N answers the common ioctls of <linux/fpga-dfl.h> and the
  * FME error interrupt ioctls; sysfs shows the FME header (ports_num,
- * bitstream_id, ...) and the global errors (fme-error.c).  Partial
- * reconfiguration and SR-IOV port assignment are not offered: those
- * ioctls get -EINVAL, as upstream answers for a feature the FME does not
- * have.  A card with a counter bank gets a perf PMU (fme-pmu.c).
+ * bitstream_id, ...) and the global errors (fme-error.c).  An FME with a
+ * PR engine programs its ports' AFUs (fme-pr.c).  SR-IOV port assignment
+ * is not offered: those ioctls get -EINVAL, as upstream answers for a
+ * feature the FME does not have.  A card with a counter bank gets a perf
+ * PMU (fme-pmu.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -140,6 +141,13 @@ static long fpga_fme_ioctl(struct file *file, unsigned int cmd,
 			return -EBADF;
 		}
 		return fpga_fme_ioctl_set_irq(fme, uarg);
+	case DFL_FPGA_FME_PORT_PR:
+		if (!(file->f_mode & FMODE_WRITE)) {
+			dev_dbg(&fme->chardev, "ioctl %#x needs a file open for writing\n",
+				cmd);
+			return -EBADF;
+		}
+		return fpga_fme_ioctl_port_pr(fme, uarg);
 	}
 	return -EINVAL;
 }
@@ -225,6 +233,7 @@ static const struct attribute_group fpga_fme_group = {
 static const struct attribute_group *fpga_fme_groups[] = {
 	&fpga_fme_group,
 	&fpga_fme_error_group,
+	&fpga_fme_pr_group,
 	NULL,
 };
 
@@ -254,6 +263,7 @@ static void fpga_fme_dfl_node_add(struct fpga_fme *fme,
 	};
 
 	fme->dfl_node = fpga_dfl_node_add(fdev, &info, fme, &fme->chardev);
+	fpga_fme_pr_region_add(&fme->pr, fme->dfl_node);
 }
 
 static int fpga_fme_probe(struct fpga_dfl_device *fdev)
@@ -278,7 +288,9 @@ static int fpga_fme_probe(struct fpga_dfl_device *fdev)
 		return ret;
 	}
 	mutex_init(&fme->lock);
+	fme->fdev = fdev;
 	fme->hdr = fdev->hdr.ioaddr;
+	fpga_fme_pr_init(&fme->pr, fdev);
 
 	/* From here on the chardev's release frees the FME */
 	device_initialize(&fme->chardev);
@@ -326,6 +338,7 @@ static void fpga_fme_remove(struct fpga_dfl_device *fdev)
 	struct fpga_fme *fme = dev_get_drvdata(&fdev->dev);
 
 	fpga_pmu_card_remove(fme->pmu);
+	fpga_fme_pr_region_del(&fme->pr);
 	fpga_dfl_node_del(fme->dfl_node);
 	cdev_device_del(&fme->cdev, &fme->chardev);
 	fpga_dfl_unplug(&fme->unplug);

@@ -14,6 +14,37 @@
 #include <fpga-suite/dfl-core.h>
 
 struct fpga_pmu;
+struct fpga_fme;
+
+/**
+ * struct fpga_fme_pr - the FME's partial reconfiguration engine (fme-pr.c)
+ * @base:	its registers, or NULL if the FME has none
+ * @stage:	its staging window, or NULL: the FIFO is used
+ * @stage_size:	the window's size in bytes
+ * @intfc_h:	high 64 bits of the PR interface id
+ * @intfc_l:	low 64 bits
+ * @lock:	one programming at a time; held while one runs
+ * @last_err:	FME_PR_ERR bits of the last programming (errors/pr_err),
+ *		with FME_PR_ERR_TIMEOUT if the engine did not answer
+ * @region:	dfl-fme-region.N under dfl-fme.N, or NULL
+ */
+struct fpga_fme_pr {
+	void __iomem *base;
+	void __iomem *stage;
+	size_t stage_size;
+	u64 intfc_h;
+	u64 intfc_l;
+	struct mutex lock;	/* a programming in progress */
+	u64 last_err;
+	struct fpga_dfl_pr_region *region;
+};
+
+void fpga_fme_pr_init(struct fpga_fme_pr *pr, struct fpga_dfl_device *fdev);
+void fpga_fme_pr_region_add(struct fpga_fme_pr *pr, struct fpga_dfl_node *node);
+void fpga_fme_pr_region_del(struct fpga_fme_pr *pr);
+long fpga_fme_ioctl_port_pr(struct fpga_fme *fme, void __user *arg);
+extern const struct attribute_group fpga_fme_pr_group;
+extern struct device_attribute dev_attr_pr_err;
 
 /**
  * struct fpga_fme_error - the FME's global error feature (fme-error.c)
@@ -37,6 +68,7 @@ extern const struct attribute_group fpga_fme_error_group;
  * @chardev:	the device behind /dev/fpga-fme.N; its release frees this
  * @cdev:	the character device
  * @dfl_node:	/dev/dfl-fme.N, the upstream name, or NULL
+ * @fdev:	the FME on the fpga_dfl bus
  * @unplug:	file operations that touch the hardware run in its section;
  *		remove() unplugs it, and operations then fail with -ENODEV
  * @lock:	protects @open_count and @excl; the last close unbinds
@@ -47,11 +79,13 @@ extern const struct attribute_group fpga_fme_error_group;
  * @err_irqs:	the global error interrupt
  * @err:	the global error registers (errors/ in sysfs)
  * @pmu:	perf PMU of the counter bank, or NULL
+ * @pr:		the PR engine (DFL_FPGA_FME_PORT_PR)
  */
 struct fpga_fme {
 	struct device chardev;
 	struct cdev cdev;
 	struct fpga_dfl_node *dfl_node;
+	struct fpga_dfl_device *fdev;
 	struct fpga_dfl_unplug unplug;
 	struct mutex lock;	/* open_count, excl */
 	unsigned int open_count;
@@ -60,6 +94,7 @@ struct fpga_fme {
 	struct fpga_dfl_irqs err_irqs;
 	struct fpga_fme_error err;
 	struct fpga_pmu *pmu;
+	struct fpga_fme_pr pr;
 };
 
 /* The error state of the FME behind @dev, either of its names */

@@ -4,9 +4,9 @@
  *
  * Layout of the window (one BAR):
  *   0x00000  FME header -> global error -> global performance -> counter
- *            bank (EOL), 4 KiB apart
+ *            bank, 4 KiB apart; at 0x08000 the PR engine (EOL, 32 KiB)
  *   P        port header -> port error -> user interrupts (EOL)
- *   P+64K    AFU (NLB0), PORT_CAP.MMIO_SIZE long
+ *   P+64K    AFU (NLB0 until programmed), PORT_CAP.MMIO_SIZE long
  * with P = 64K + n * (64K + AFU size) for port n.
  *
  * The model thread polls the registers: without pause for 200 us after it
@@ -48,13 +48,6 @@
 #define FPGA_SIM_SPIN_NS		(200 * NSEC_PER_USEC)
 #define FPGA_SIM_TICK_NS		(10 * NSEC_PER_USEC)
 
-static u64 fpga_sim_dfh(unsigned int type, unsigned int id, size_t next,
-			bool eol)
-{
-	return FIELD_PREP(DFH_TYPE, type) | FIELD_PREP(DFH_ID, id) |
-	       FIELD_PREP(DFH_NEXT, next) | (eol ? DFH_EOL : 0);
-}
-
 static void fpga_sim_layout_fme(struct fpga_sim *sim)
 {
 	unsigned int n;
@@ -84,7 +77,9 @@ static void fpga_sim_layout_fme(struct fpga_sim *sim)
 	fpga_sim_write(sim, FPGA_SIM_FME_IPERF,
 		       fpga_sim_dfh(DFH_TYPE_PRIVATE,
 				    FME_FEATURE_ID_GLOBAL_IPERF, SZ_4K, false));
-	fpga_sim_cntr_layout(sim, SZ_4K, true);
+	fpga_sim_cntr_layout(sim, FPGA_SIM_FME_PR - FPGA_SIM_FME_COUNTERS,
+			     false);
+	fpga_sim_pr_layout(sim);
 }
 
 static void fpga_sim_layout_port(struct fpga_sim *sim, unsigned int n)
@@ -117,9 +112,7 @@ static void fpga_sim_layout_port(struct fpga_sim *sim, unsigned int n)
 		       FIELD_PREP(PORT_UINT_CAP_FST_VECT,
 				  FPGA_SIM_PORT_UINT_VEC(n, 0)));
 
-	fpga_sim_write(sim, afu + DFH, fpga_sim_dfh(DFH_TYPE_AFU, 0, 0, true));
-	fpga_sim_write(sim, afu + DFH_GUID_L, NLB0_AFU_GUID_L);
-	fpga_sim_write(sim, afu + DFH_GUID_H, NLB0_AFU_GUID_H);
+	fpga_sim_afu_load(sim, n, &fpga_sim_nlb0_model);
 }
 
 /**
@@ -143,7 +136,7 @@ bool fpga_sim_port_reset_step(struct fpga_sim *sim, unsigned int n, u64 ctrl)
 	bool busy = false;
 
 	if (want && !port->in_reset && !READ_ONCE(sim->fail_reset_ack)) {
-		fpga_sim_nlb_reset(sim, n);
+		port->model->reset(sim, n);
 		fpga_sim_cntr_add(sim, n, CNTR_EVT_RESETS, 1);
 		port->in_reset = true;
 		busy = true;
@@ -176,7 +169,7 @@ static bool fpga_sim_port_step(struct fpga_sim *sim, unsigned int n)
 	busy = fpga_sim_error_step(sim, n);
 	busy |= fpga_sim_port_reset_step(sim, n, ctrl);
 	if (!(ctrl & PORT_CTRL_SFTRST) && !sim->ports[n].in_reset)
-		busy |= fpga_sim_nlb_step(sim, n);
+		busy |= sim->ports[n].model->step(sim, n);
 	return busy;
 }
 
@@ -244,6 +237,7 @@ static int fpga_sim_model_thread(void *data)
 			last_tick_ns = now;
 		}
 		busy |= fpga_sim_fme_error_step(sim);
+		busy |= fpga_sim_pr_step(sim);
 		for (n = 0; n < sim->num_ports; n++)
 			busy |= fpga_sim_port_step(sim, n);
 
@@ -344,6 +338,7 @@ static int fpga_sim_card_up(struct fpga_sim *sim)
 err_stop_model:
 	fpga_sim_card_kill(sim);
 	kthread_stop(sim->model);
+	fpga_sim_pr_fini(sim);
 err_fini_iommu:
 	fpga_sim_iommu_fini(sim);
 err_fini_irq:
@@ -386,6 +381,7 @@ void fpga_sim_card_unplug(struct fpga_sim *sim)
 		fpga_dfl_card_remove(sim->card);
 		sim->card = NULL;
 		kthread_stop(sim->model);
+		fpga_sim_pr_fini(sim);
 		fpga_sim_irq_fini(sim);
 		fpga_sim_iommu_fini(sim);
 	}

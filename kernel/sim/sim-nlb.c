@@ -244,14 +244,8 @@ static bool fpga_sim_nlb_doorbell(struct fpga_sim *sim, unsigned int n)
 	return true;
 }
 
-/**
- * fpga_sim_nlb_step() - react to what software wrote to port @n's NLB0
- * @sim: the card
- * @n: port, out of reset
- *
- * Return: true if there was something to do.
- */
-bool fpga_sim_nlb_step(struct fpga_sim *sim, unsigned int n)
+/* What software wrote to port @n's NLB0 (port out of reset) */
+static bool fpga_sim_nlb_step(struct fpga_sim *sim, unsigned int n)
 {
 	bool busy = fpga_sim_nlb_doorbell(sim, n);
 
@@ -261,12 +255,8 @@ bool fpga_sim_nlb_step(struct fpga_sim *sim, unsigned int n)
 	return true;
 }
 
-/**
- * fpga_sim_nlb_reset() - port @n's soft reset: the AFU returns to idle
- * @sim: the card
- * @n: port
- */
-void fpga_sim_nlb_reset(struct fpga_sim *sim, unsigned int n)
+/* Port @n's soft reset: the AFU returns to idle */
+static void fpga_sim_nlb_reset(struct fpga_sim *sim, unsigned int n)
 {
 	struct fpga_sim_port *port = &sim->ports[n];
 
@@ -274,3 +264,22 @@ void fpga_sim_nlb_reset(struct fpga_sim *sim, unsigned int n)
 	fpga_sim_take(sim, port->afu + NLB_DOORBELL);
 	fpga_sim_write(sim, port->afu + NLB_STATUS1, 0);
 }
+
+/* The AFU header: an AFU DFH, the end of the port's list */
+static void fpga_sim_nlb_layout(struct fpga_sim *sim, unsigned int n)
+{
+	size_t afu = sim->ports[n].afu;
+
+	fpga_sim_write(sim, afu + DFH, fpga_sim_dfh(DFH_TYPE_AFU, 0, 0, true));
+	fpga_sim_write(sim, afu + DFH_GUID_L, NLB0_AFU_GUID_L);
+	fpga_sim_write(sim, afu + DFH_GUID_H, NLB0_AFU_GUID_H);
+}
+
+const struct fpga_sim_afu_model fpga_sim_nlb0_model = {
+	.name	= "nlb0",
+	.guid_h	= NLB0_AFU_GUID_H,
+	.guid_l	= NLB0_AFU_GUID_L,
+	.layout	= fpga_sim_nlb_layout,
+	.step	= fpga_sim_nlb_step,
+	.reset	= fpga_sim_nlb_reset,
+};

@@ -9,6 +9,7 @@
 #ifndef _FPGA_SIM_H
 #define _FPGA_SIM_H
 
+#include <linux/bitfield.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/irq_work.h>
@@ -39,6 +40,14 @@
 #define FPGA_SIM_FME_GLOBAL_ERR		SZ_4K
 #define FPGA_SIM_FME_IPERF		(2 * SZ_4K)
 #define FPGA_SIM_FME_COUNTERS		(3 * SZ_4K)
+/*
+ * The PR engine: last in the FME, with its staging window 4 KiB in
+ * (sim-pr.c)
+ */
+#define FPGA_SIM_FME_PR			(8 * SZ_4K)
+#define FPGA_SIM_PR_SIZE		(8 * SZ_4K)
+#define FPGA_SIM_PR_STAGE		SZ_4K
+#define FPGA_SIM_PR_STAGE_SIZE		(FPGA_SIM_PR_SIZE - FPGA_SIM_PR_STAGE)
 #define FPGA_SIM_PORT_ERR		SZ_4K	/* from the port header */
 #define FPGA_SIM_PORT_UINT		(2 * SZ_4K)
 
@@ -46,8 +55,29 @@
 #define FPGA_SIM_CLOCK_MHZ		250
 
 struct fpga_dfl_card;
+struct fpga_sim;
 struct pci_dev;
 struct task_struct;
+
+/**
+ * struct fpga_sim_afu_model - an AFU the card can run (sim-afu.c)
+ * @name:	what it is called (sysfs afu_model, logs)
+ * @guid_h:	high 64 bits of its AFU GUID, which a bitstream names
+ * @guid_l:	low 64 bits
+ * @layout:	write its registers as they are after programming, AFU
+ *		header included; the AFU window is zeroed before
+ * @step:	react to what software wrote (model thread, port out of
+ *		reset); true if there was something to do
+ * @reset:	the port's soft reset: back to idle
+ */
+struct fpga_sim_afu_model {
+	const char *name;
+	u64 guid_h;
+	u64 guid_l;
+	void (*layout)(struct fpga_sim *sim, unsigned int n);
+	bool (*step)(struct fpga_sim *sim, unsigned int n);
+	void (*reset)(struct fpga_sim *sim, unsigned int n);
+};
 
 /**
  * struct fpga_sim_irq - the card's interrupt controller
@@ -108,15 +138,36 @@ struct fpga_sim_iommu {
  * @in_reset:	the model has put the port in reset (and not out yet)
  * @fail_dma:	fault injection: the next NLB run faults at once
  * @iommu:	the port's DMA domain (sim-iommu.c)
+ * @model:	the AFU the port runs; changed by the model thread only
+ *		(programming), read by sysfs
  */
 struct fpga_sim_port {
 	size_t hdr;
 	size_t afu;
+	const struct fpga_sim_afu_model *model;
 	u64 err_seen;
 	u64 first_seen;
 	bool in_reset;
 	bool fail_dma;
 	struct fpga_sim_iommu *iommu;
+};
+
+/**
+ * struct fpga_sim_pr - the model of the FME's PR engine (sim-pr.c)
+ * @in_reset:	the engine is held in reset (PR_RST)
+ * @busy:	between START and the end of a programming
+ * @port:	the port being programmed
+ * @overflow:	more was staged than a bitstream can be, or a bad length
+ * @buf:	the bitstream taken so far (FPGA_SIM_BS_MAX_SIZE), or NULL
+ * @len:	its length
+ */
+struct fpga_sim_pr {
+	bool in_reset;
+	bool busy;
+	unsigned int port;
+	bool overflow;
+	u8 *buf;
+	size_t len;
 };
 
 /**
@@ -145,6 +196,7 @@ struct fpga_sim_port {
  * @translated:	the card has its IOMMU; without it (the iommu parameter
  *		was off when the card was made) DMA addresses are physical
  * @dma_devs:	each port's DMA device, for fpga_dfl
+ * @pr:		the PR engine's model state (model thread only)
  */
 struct fpga_sim {
 	struct device dev;
@@ -171,9 +223,17 @@ struct fpga_sim {
 	struct fpga_sim_irq irq;
 	bool translated;
 	struct device *dma_devs[FPGA_SIM_MAX_PORTS];
+	struct fpga_sim_pr pr;
 };
 
 #define to_fpga_sim(d) container_of(d, struct fpga_sim, dev)
+
+static inline u64 fpga_sim_dfh(unsigned int type, unsigned int id, size_t next,
+			       bool eol)
+{
+	return FIELD_PREP(DFH_TYPE, type) | FIELD_PREP(DFH_ID, id) |
+	       FIELD_PREP(DFH_NEXT, next) | (eol ? DFH_EOL : 0);
+}
 
 /* The model owns the register file: it uses plain memory accesses */
 static inline u64 *fpga_sim_reg(struct fpga_sim *sim, size_t ofs)
@@ -257,8 +317,18 @@ struct page *fpga_sim_dma_page(struct fpga_sim_iommu *mmu,
 			       size_t *ofs);
 
 /* sim-nlb.c */
-bool fpga_sim_nlb_step(struct fpga_sim *sim, unsigned int n);
-void fpga_sim_nlb_reset(struct fpga_sim *sim, unsigned int n);
+extern const struct fpga_sim_afu_model fpga_sim_nlb0_model;
+
+/* sim-afu.c */
+const struct fpga_sim_afu_model *fpga_sim_afu_model_find(u64 guid_h,
+							 u64 guid_l);
+void fpga_sim_afu_load(struct fpga_sim *sim, unsigned int n,
+		       const struct fpga_sim_afu_model *model);
+
+/* sim-pr.c */
+void fpga_sim_pr_layout(struct fpga_sim *sim);
+bool fpga_sim_pr_step(struct fpga_sim *sim);
+void fpga_sim_pr_fini(struct fpga_sim *sim);
 
 /* sim-error.c */
 bool fpga_sim_error_step(struct fpga_sim *sim, unsigned int n);

@@ -55,6 +55,28 @@ TRACE_EVENT(engine_complete,
 		      __entry->result, __entry->duration_ns)
 );
 
+/* The PR engine ended a programming of port @n: @err is PR_ERR */
+TRACE_EVENT(pr_end,
+	    TP_PROTO(const struct fpga_sim *sim, unsigned int n, size_t len,
+		     u64 err, const struct fpga_sim_afu_model *model),
+	    TP_ARGS(sim, n, len, err, model),
+	    TP_STRUCT__entry(__field(unsigned int, sim)
+			     __field(unsigned int, port)
+			     __field(size_t, len)
+			     __field(u64, err)
+			     __field(u64, afu_guid_h)
+			     __field(u64, afu_guid_l)),
+	    TP_fast_assign(__entry->sim = sim->id;
+			   __entry->port = n;
+			   __entry->len = len;
+			   __entry->err = err;
+			   __entry->afu_guid_h = model ? model->guid_h : 0;
+			   __entry->afu_guid_l = model ? model->guid_l : 0;),
+	    TP_printk("sim=%u port=%u len=%zu pr_err=%#llx afu=%016llx%016llx",
+		      __entry->sim, __entry->port, __entry->len, __entry->err,
+		      __entry->afu_guid_h, __entry->afu_guid_l)
+);
+
 /*
  * The card raises vector @vec of its irq domain: a port's error interrupt,
  * a port's user interrupt (vector = its index in the UINT feature) or the

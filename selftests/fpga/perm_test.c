@@ -38,6 +38,7 @@
 #include "nlb_util.h"
 #include "vgem_util.h"
 #include "nl_util.h"
+#include "pr_util.h"
 
 #define SIM_IOMMU_PARAM	"/sys/module/fpga_sim/parameters/iommu"
 #define NOBODY		65534
@@ -171,6 +172,20 @@ static int op_set_irq(struct cell *c)
 static int op_reset(struct cell *c)
 {
 	return sys_ret(ioctl(c->fd, DFL_FPGA_PORT_RESET, 0));
+}
+
+/* Program port 0 with the AFU it runs (NLB0): it comes back as it was */
+static int op_port_pr(struct cell *c)
+{
+	size_t len;
+	uint8_t *bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 0, &len);
+	int ret;
+
+	if (!bs)
+		return -ENOMEM;
+	ret = pr_program(c->fd, 0, bs, len);
+	free(bs);
+	return ret;
 }
 
 /* A page of this process mapped for the AFU; 0 or -errno */
@@ -436,6 +451,8 @@ static void port_errors_cleared(struct world *w)
 #define DMA		{ BOTH(0), { 0, EPERM }, BOTH(EBADF), BOTH(EACCES) }
 /* a writable mapping of the AFU or DMA memory: the same, from mmap */
 #define MAP_RW		{ BOTH(0), { 0, EPERM }, BOTH(EACCES), BOTH(EACCES) }
+/* reprograms the card: a writer with CAP_SYS_ADMIN */
+#define ADMIN		{ BOTH(0), BOTH(EPERM), BOTH(EBADF), BOTH(EACCES) }
 /* sysfs: mode 0644 or 0200, root's */
 #define ROOT_FILE	{ BOTH(0), BOTH(EACCES), BOTH(EACCES), BOTH(EACCES) }
 /* netlink: CAP_NET_ADMIN */
@@ -507,6 +524,8 @@ static const struct perm_row rows[] = {
 	{ .what = "`DFL_FPGA_FME_ERR_SET_IRQ`", .node = FME,
 	  .op = op_set_irq, .cmd = DFL_FPGA_FME_ERR_SET_IRQ,
 	  .expect = WRITER },
+	{ .what = "`DFL_FPGA_FME_PORT_PR`", .node = FME,
+	  .op = op_port_pr, .expect = ADMIN },
 
 	{ .group = "`/dev/uioX` (`uio_fpga`)",
 	  .what = "`mmap` `afu` read-only", .node = UIO, .op = op_mmap,

@@ -39,6 +39,10 @@
  *	every 100 ms
  * @FPGA_NL_CMD_SIM_ADD: removed (EOPNOTSUPP): write "ID [PORTS]" to
  *	/sys/bus/fpga_sim/new_device, or run "fpgactl sim add"
+ * @FPGA_NL_CMD_EVENT_PROGRAMMED: event: a port's AFU was programmed
+ *	(partial reconfiguration) or the attempt failed (%FPGA_NL_A_ERRNO);
+ *	the port's device was replaced: its %FPGA_NL_A_AFU_GUID is the AFU
+ *	the card runs now
  * @FPGA_NL_CMD_SIM_DEL: removed (EOPNOTSUPP): write "ID" to
  *	/sys/bus/fpga_sim/del_device, or run "fpgactl sim del"
  */
@@ -58,6 +62,7 @@ enum fpga_nl_cmd {
 	FPGA_NL_CMD_EVENT_IRQ,
 	FPGA_NL_CMD_SIM_ADD,
 	FPGA_NL_CMD_SIM_DEL,
+	FPGA_NL_CMD_EVENT_PROGRAMMED,
 
 	__FPGA_NL_CMD_MAX,
 	FPGA_NL_CMD_MAX = __FPGA_NL_CMD_MAX - 1
@@ -85,7 +90,7 @@ enum fpga_nl_dev_type {
  * @FPGA_NL_A_PORT_ERRORS: u64, port error register (ERROR)
  * @FPGA_NL_A_PORT_FIRST_ERROR: u64, port FIRST_ERROR register
  * @FPGA_NL_A_DRIVER: string, the bound driver (absent if none)
- * @FPGA_NL_A_ERRNO: s32, result of a reset (0 or -errno)
+ * @FPGA_NL_A_ERRNO: s32, result of a reset or programming (0 or -errno)
  * @FPGA_NL_A_NUM_PORTS: u32, ports enumerated on a card
  * @FPGA_NL_A_FME_PORTS_NUM: u32, FME header NUM_PORTS field
  * @FPGA_NL_A_FME_BITSTREAM_ID: u64, FME header BITSTREAM_ID

@@ -27,6 +27,8 @@
 
 #define FPGA_DFL_MODALIAS_FMT	"fpga_dfl:t%04Xf%04X"
 
+struct fpga_dfl_card;
+
 /*
  * What the DMA of a card's ports can reach (Documentation/security.md),
  * as the dma_isolation attribute shows it
@@ -160,6 +162,7 @@ static inline bool fpga_dfl_unplugged(struct fpga_dfl_unplug *up)
  * @id:		FME: card number; port: system-wide port number
  * @port_num:	port: index of the port on its card
  * @card_id:	number of the card the FIU belongs to
+ * @card:	the card, for the core only (its FIUs, programming)
  * @card_dev:	the card's device (fpga_dfl_card_info.parent), which the
  *		device model holds as long as @dev: its parent or grandparent
  * @dma_dev:	the device that performs DMA for this FIU (the card, or
@@ -191,6 +194,7 @@ struct fpga_dfl_device {
 	int id;
 	unsigned int port_num;
 	int card_id;
+	struct fpga_dfl_card *card;
 	struct device *card_dev;
 	struct device *dma_dev;
 	struct module *dma_owner;
@@ -309,8 +313,6 @@ int fpga_dfl_irqs_bind(struct fpga_dfl_irqs *irqs,
 void fpga_dfl_irqs_unbind_all(struct fpga_dfl_irqs *irqs);
 void fpga_dfl_irqs_free(struct fpga_dfl_irqs *irqs);
 
-struct fpga_dfl_card;
-
 struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info);
 void fpga_dfl_card_remove(struct fpga_dfl_card *card);
 
@@ -359,6 +361,12 @@ struct fpga_dfl_node *fpga_dfl_node_add(struct fpga_dfl_device *fdev,
 					const struct fpga_dfl_node_info *info,
 					void *drvdata, struct device *holder);
 void fpga_dfl_node_del(struct fpga_dfl_node *node);
+
+/* The FME's PR region, where OPAE reads the interface id (dfl-region.c) */
+struct fpga_dfl_pr_region;
+struct fpga_dfl_pr_region *fpga_dfl_pr_region_add(struct fpga_dfl_node *node,
+						  u64 id_h, u64 id_l);
+void fpga_dfl_pr_region_del(struct fpga_dfl_pr_region *pr);
 
 /* DMA isolation policy (dfl-dma.c) */
 struct vm_area_struct;
@@ -412,6 +420,10 @@ int fpga_dfl_port_enable(struct fpga_dfl_device *fdev);
 int fpga_dfl_port_reset(struct fpga_dfl_device *fdev);
 /* A port's sysfs "reset" for a driver's dev_groups: calls its @reset */
 extern struct device_attribute fpga_dfl_dev_attr_reset;
+
+/* Partial reconfiguration of the AFU behind a port (dfl-program.c) */
+int fpga_dfl_port_program(struct fpga_dfl_device *fme, unsigned int port_num,
+			  int (*program)(void *data), void *data);
 
 int __fpga_dfl_driver_register(struct fpga_dfl_driver *drv,
 			       struct module *owner);

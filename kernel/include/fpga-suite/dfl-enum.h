@@ -8,6 +8,7 @@
 #ifndef _FPGA_DFL_ENUM_H
 #define _FPGA_DFL_ENUM_H
 
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 #include <fpga-suite/dfl-core.h>
@@ -20,9 +21,13 @@
  */
 #define FPGA_DFL_MAX_CLAIMS	(2 * FPGA_DFL_MAX_FEATURES * (FME_MAX_PORTS + 1))
 
+/* Owner of a claim: a port's index, or this for the FME */
+#define FPGA_DFL_CLAIM_FME	FME_MAX_PORTS
+
 struct fpga_dfl_claim {
 	resource_size_t start;
 	resource_size_t end;
+	unsigned int owner;
 };
 
 /**
@@ -36,10 +41,18 @@ struct fpga_dfl_claim {
  * @num_ports:	number of entries in @ports
  * @regions:	the fpga_region devices made for the FIUs (dfl-region.c)
  * @num_regions: number of entries in @regions
- * @claims:	register blocks already taken by a feature (walk only)
+ * @claims:	register blocks taken by a feature, each with its FIU:
+ *		kept, so that a port walked again after programming cannot
+ *		take another FIU's registers
  * @num_claims:	number of entries in @claims
+ * @claim_owner: the FIU the walk is in (struct fpga_dfl_claim.owner)
+ * @rewalk:	a single port is walked again (fpga_dfl_port_rewalk())
+ * @rewalk_port: its index
  * @num_reports: malformed entries reported while walking
  * @last_report: offset of the last one
+ * @lock:	serialises programming (dfl-program.c), which replaces a
+ *		port, with the card's removal; protects @removing
+ * @removing:	fpga_dfl_card_remove() has begun
  */
 struct fpga_dfl_card {
 	struct fpga_dfl_card_info info;
@@ -52,12 +65,24 @@ struct fpga_dfl_card {
 	unsigned int num_regions;
 	struct fpga_dfl_claim *claims;
 	unsigned int num_claims;
+	unsigned int claim_owner;
+	bool rewalk;
+	unsigned int rewalk_port;
 	unsigned int num_reports;
 	resource_size_t last_report;
+	struct mutex lock;	/* programming vs removal; @removing */
+	bool removing;
 };
 
 struct fpga_dfl_card *
 fpga_dfl_card_enumerate(const struct fpga_dfl_card_info *info);
 void fpga_dfl_card_discard(struct fpga_dfl_card *card);
+
+/* For dfl-program.c: a port walked again, and added to the bus */
+struct fpga_dfl_device *fpga_dfl_port_rewalk(struct fpga_dfl_card *card,
+					     unsigned int n,
+					     resource_size_t ofs);
+int fpga_dfl_device_add(struct fpga_dfl_card *card,
+			struct fpga_dfl_device *fdev);
 
 #endif /* _FPGA_DFL_ENUM_H */

@@ -78,6 +78,52 @@
 #define FME_FEATURE_ID_GLOBAL_ERR	0x4
 
 /*
+ * FME partial reconfiguration (PR) feature: program the AFU behind a
+ * port.  Software resets the engine (PR_RST, wait for PR_RSTACK), names
+ * the port in RGN_ID and sets START, hands the bitstream over, sets
+ * COMPLETE and waits for PR_STS to return to idle; FME_PR_ERR then holds
+ * what went wrong, and keeps it until the next reset of the engine.
+ */
+#define FME_FEATURE_ID_PR		0x5
+#define FME_PR_CTRL			0x08
+#define FME_PR_CTRL_PR_RST		BIT_ULL(0)
+#define FME_PR_CTRL_PR_RSTACK		BIT_ULL(4)
+#define FME_PR_CTRL_RGN_ID		GENMASK_ULL(9, 7)
+#define FME_PR_CTRL_START		BIT_ULL(12)
+#define FME_PR_CTRL_COMPLETE		BIT_ULL(13)
+#define FME_PR_STS			0x10
+#define FME_PR_STS_CREDIT		GENMASK_ULL(8, 0)
+#define FME_PR_STS_BUSY			BIT_ULL(16)
+#define FME_PR_DATA			0x18	/* the FIFO: 32 bits a write */
+#define FME_PR_ERR			0x20
+#define FME_PR_ERR_OPERATION		BIT_ULL(0)
+#define FME_PR_ERR_CRC			BIT_ULL(1)
+#define FME_PR_ERR_INCOMPATIBLE		BIT_ULL(2)
+#define FME_PR_ERR_PROTOCOL		BIT_ULL(3)
+#define FME_PR_ERR_FIFO_OVERFLOW	BIT_ULL(4)
+#define FME_PR_ERR_TIMEOUT		BIT_ULL(5)
+#define FME_PR_ERR_SECURE_LOAD		BIT_ULL(6)
+#define FME_PR_ERR_ALL			GENMASK_ULL(6, 0)
+#define FME_PR_INTFC_ID_L		0xa8
+#define FME_PR_INTFC_ID_H		0xb0
+/*
+ * Extension of the simulated card (fpga_sim): a staging window in place
+ * of the FIFO, which a model that polls its registers cannot see written
+ * word by word.  STAGE_CAP reads FME_PR_STAGE_MAGIC in its upper half and
+ * the window's offset in the feature (4 KiB units) and size (KiB) below;
+ * a real engine reads 0 there.  Software copies up to a window of the
+ * bitstream into it and writes the byte count to STAGE_LEN; the engine
+ * takes the bytes and writes STAGE_LEN back to 0.
+ */
+#define FME_PR_STAGE_CAP		0x40
+#define FME_PR_STAGE_CAP_MAGIC		GENMASK_ULL(63, 32)
+#define FME_PR_STAGE_MAGIC		0x50525354	/* "PRST" */
+#define FME_PR_STAGE_CAP_OFS		GENMASK_ULL(15, 8)	/* 4 KiB */
+#define FME_PR_STAGE_CAP_SIZE		GENMASK_ULL(7, 0)	/* KiB */
+#define FME_PR_STAGE_LEN		0x48
+#define FME_PR_SIZE			(FME_PR_INTFC_ID_H + 8)
+
+/*
  * FME global error feature.  The error registers are write-1-to-clear;
  * each has a mask register 8 bytes below it.  RAS_ERROR_INJECT's bits
  * 2:0 inject a catastrophic, a fatal and a non-fatal error, which show

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Partial reconfiguration: the AFU behind a port replaced by another.
+ *
+ * The FME driver drives the card's PR engine; the core takes the port away
+ * from its users around that and brings it back as the new AFU is.  The
+ * port's device is unregistered first, so whichever driver owns it
+ * (fpga_port, uio_fpga) lets go as on a hot-unplug: open files get
+ * -ENODEV, mappings of the old AFU SIGBUS, its DMA is stopped and
+ * unmapped, eventfds are unbound.  The port is held in soft reset while
+ * the engine runs (what upstream's FPGA bridge does), then its list is
+ * walked again, since the new AFU may differ in size and features, and a
+ * device of the same name, with the driver override the old one had, is
+ * registered for it.  Users open the port again.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "fpga-compat.h"
+#include <fpga-suite/dfl-core.h>
+#include <fpga-suite/dfl-enum.h>
+#include "dfl-nl.h"
+#include "dfl_trace.h"
+
+/* Register the port walked again in place of @old, which is gone */
+static struct fpga_dfl_device *
+fpga_dfl_port_replace(struct fpga_dfl_card *card, struct fpga_dfl_device *old,
+		      const char *override)
+{
+	resource_size_t ofs = old->hdr.ioaddr - card->info.ioaddr;
+	unsigned int n = old->port_num;
+	struct fpga_dfl_device *fdev;
+	int ret;
+
+	fdev = fpga_dfl_port_rewalk(card, n, ofs);
+	if (!fdev)
+		return NULL;
+	/* The old device's number and place pass to the new one */
+	fdev->id = old->id;
+	old->id = -1;
+	fdev->region = old->region;
+	fdev->dev.parent = old->dev.parent;
+	if (override) {
+		ret = fpga_driver_override_set(&fdev->dev,
+					       &fdev->driver_override,
+					       override, strlen(override));
+		if (ret)
+			dev_warn(card->info.parent,
+				 "port %u: driver_override %s not kept: %d\n",
+				 n, override, ret);
+	}
+	ret = fpga_dfl_device_add(card, fdev);
+	if (ret) {
+		dev_err(card->info.parent, "port %u: cannot add it again: %d\n",
+			n, ret);
+		put_device(&fdev->dev);
+		card->ports[n] = NULL;
+		return NULL;
+	}
+	return fdev;
+}
+
+/**
+ * fpga_dfl_port_program() - program the AFU behind one of a card's ports
+ * @fme: the card's FME, whose driver runs the PR engine
+ * @port_num: the port's index on the card
+ * @program: hands the bitstream to the engine and waits for its verdict;
+ *	     called with the port gone from the bus and held in reset
+ * @data: for @program
+ *
+ * Whatever @program returns, the port comes back: with the new AFU, or
+ * with whatever the card kept (a card that refuses a bitstream keeps the
+ * old AFU).  A netlink event EVENT_PROGRAMMED and the tracepoints
+ * fpga:port_program_begin and fpga:port_program_end announce it.
+ *
+ * Context: process context; takes the card's lock, so programmings of a
+ * card run one at a time, and the card's removal waits for one to end.
+ * Return: @program's result; -EINVAL no such port; -ENODEV the card is
+ * going away, or the port did not come back; -ETIMEDOUT the port's
+ * soft reset; -EINTR killed while waiting for another programming.
+ */
+int fpga_dfl_port_program(struct fpga_dfl_device *fme, unsigned int port_num,
+			  int (*program)(void *data), void *data)
+{
+	struct fpga_dfl_card *card = fme->card;
+	struct fpga_dfl_device *old, *fdev = NULL;
+	u64 start = ktime_get_ns();
+	char *override;
+	int ret, ret2;
+
+	if (fme->fiu_id != DFH_ID_FIU_FME)
+		return -EINVAL;
+	if (mutex_lock_killable(&card->lock))
+		return -EINTR;
+	ret = -ENODEV;
+	if (card->removing)
+		goto out_unlock;
+	ret = -EINVAL;
+	if (port_num >= card->num_ports)
+		goto out_unlock;
+	old = card->ports[port_num];
+	ret = -ENODEV;
+	if (!old)
+		goto out_unlock;
+
+	trace_port_program_begin(card->id, port_num);
+	override = fpga_driver_override_dup(&old->dev, &old->driver_override);
+	/* The core's own reads stop, then the drivers let go */
+	fpga_dfl_unplug(&old->unplug);
+	get_device(&old->dev);
+	device_unregister(&old->dev);
+
+	ret = fpga_dfl_port_disable(old);
+	if (!ret)
+		ret = program(data);
+	/* Out of reset even after a failure: the port must not stay wedged */
+	ret2 = fpga_dfl_port_enable(old);
+	ret = ret ?: ret2;
+
+	fdev = fpga_dfl_port_replace(card, old, override);
+	put_device(&old->dev);
+	kfree(override);
+	if (!fdev) {
+		dev_err(card->info.parent,
+			"port %u did not come back after programming\n",
+			port_num);
+		ret = ret ?: -ENODEV;
+	}
+	trace_port_program_end(card->id, port_num, fdev, ret, start);
+	fpga_dfl_nl_notify_programmed(card->id, port_num, fdev, ret);
+out_unlock:
+	mutex_unlock(&card->lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_port_program);

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Partial reconfiguration on a simulated card: DFL_FPGA_FME_PORT_PR, the
+ * interface id where OPAE reads it, errors/pr_err, the bitstreams the card
+ * refuses (it keeps its AFU), and the port's users: their files and
+ * mappings are cut off as on unplug, the port comes back under its name
+ * and with its driver.
+ */
+#define _GNU_SOURCE
+#include <glob.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <linux/fpga-dfl.h>
+
+#include "kselftest_harness.h"
+#include "sim_util.h"
+#include "nlb_util.h"
+#include "pr_util.h"
+#include "uio_util.h"
+
+#define OTHER_INTF	"5b974f33-1a2b-49ff-ab36-c38ef191463b"
+#define NO_SUCH_AFU	"00000000-0000-0000-0000-00000000c0de"
+
+FIXTURE(pr) {
+	unsigned int card;
+	int num;
+	char fme_sysfs[128];
+	char port_sysfs[128];
+	int fme_fd;
+};
+
+FIXTURE_SETUP(pr)
+{
+	char path[256], dev[64];
+	const char *name;
+
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_fme && modprobe fpga_port"));
+	self->card = sim_random_id();
+	ASSERT_EQ(0, sim_add(self->card, 2));
+	ASSERT_EQ(0, card_child(self->card, "fpga-fme.", path, sizeof(path)));
+	name = strrchr(path, '/') + 1;
+	snprintf(self->fme_sysfs, sizeof(self->fme_sysfs), DFL_DEVICES "/%s",
+		 name);
+	snprintf(dev, sizeof(dev), "/dev/%s", name);
+	self->num = sim_port_number(self->card);
+	ASSERT_GE(self->num, 0);
+	snprintf(self->port_sysfs, sizeof(self->port_sysfs),
+		 DFL_DEVICES "/fpga-port.%d", self->num);
+	self->fme_fd = open(dev, O_RDWR);
+	ASSERT_GE(self->fme_fd, 0) {
+		TH_LOG("open %s: %s", dev, strerror(errno));
+	}
+}
+
+FIXTURE_TEARDOWN(pr)
+{
+	if (self->fme_fd >= 0)
+		close(self->fme_fd);
+	sim_del(self->card);
+	run_cmd("modprobe -r fpga_port fpga_fme uio_fpga fpga_sim fpga_dfl");
+}
+
+/* The interface id as sysfs prints it: 32 hex digits */
+static void intf_hex(const char *uuid, char *out)
+{
+	for (; *uuid; uuid++)
+		if (*uuid != '-')
+			*out++ = *uuid;
+	*out = '\0';
+}
+
+static long long fme_pr_err(FIXTURE_DATA(pr) *self)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/errors/pr_err", self->fme_sysfs);
+	return sysfs_read_num(path);
+}
+
+static int port_afu_id(FIXTURE_DATA(pr) *self, char *buf, size_t size)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/afu_id", self->port_sysfs);
+	return sysfs_read(path, buf, size);
+}
+
+/* Program @afu for interface @intf; 0 or -errno */
+static int program(FIXTURE_DATA(pr) *self, const char *afu, const char *intf)
+{
+	size_t len;
+	uint8_t *bs = pr_bitstream(afu, intf, 100, &len);
+	int ret;
+
+	if (!bs)
+		return -ENOMEM;
+	ret = pr_program(self->fme_fd, 0, bs, len);
+	free(bs);
+	return ret;
+}
+
+/* An NLB0 loopback of 4 KiB through a fresh open of the port */
+static void loopback(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(pr) *self)
+{
+	struct dma_buf src = { 0 }, dst = { 0 }, dsm = { 0 };
+	volatile uint64_t *afu;
+	char dev[64];
+	int fd;
+
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", self->num);
+	fd = open(dev, O_RDWR);
+	ASSERT_GE(fd, 0) {
+		TH_LOG("open %s: %s", dev, strerror(errno));
+	}
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   0);
+	ASSERT_NE(MAP_FAILED, afu);
+	ASSERT_EQ(0, dma_buf_alloc(fd, 4096, &src));
+	ASSERT_EQ(0, dma_buf_alloc(fd, 4096, &dst));
+	ASSERT_EQ(0, dma_buf_alloc(fd, 4096, &dsm));
+	memset(src.va, 0xa5, 4096);
+	memset(dst.va, 0, 4096);
+	nlb_start(afu, dsm.iova, src.iova, dst.iova, 4096 / NLB_CACHE_LINE, 0);
+	EXPECT_EQ(0, nlb_wait(afu, dsm.va, 10000));
+	EXPECT_EQ(0, memcmp(src.va, dst.va, 4096));
+	dma_buf_free(fd, &src);
+	dma_buf_free(fd, &dst);
+	dma_buf_free(fd, &dsm);
+	munmap((void *)afu, NLB_AFU_SIZE);
+	close(fd);
+}
+
+TEST_F(pr, interface_id_where_opae_reads_it)
+{
+	char path[256], want[40], buf[64];
+	glob_t g;
+
+	intf_hex(FPGA_SIM_INTERFACE_ID, want);
+	snprintf(path, sizeof(path), "%s/pr/interface_id", self->fme_sysfs);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ(want, buf);
+
+	/* Upstream's layout, under dfl-fme.N */
+	snprintf(path, sizeof(path),
+		 "/sys/class/fpga_fme/dfl-fme.*/dfl-fme-region.*/fpga_region/region*/compat_id");
+	ASSERT_EQ(0, glob(path, 0, NULL, &g));
+	EXPECT_GE(g.gl_pathc, 1);
+	ASSERT_EQ(0, sysfs_read(g.gl_pathv[0], buf, sizeof(buf)));
+	EXPECT_STREQ(want, buf);
+	globfree(&g);
+
+	EXPECT_EQ(0, fme_pr_err(self));
+}
+
+TEST_F(pr, program_nlb0_again)
+{
+	char id[64];
+
+	ASSERT_EQ(0, program(self, NLB0_ID, FPGA_SIM_INTERFACE_ID));
+	EXPECT_EQ(0, fme_pr_err(self));
+	/* The port is back under its name, with the AFU the card runs */
+	ASSERT_EQ(0, port_afu_id(self, id, sizeof(id)));
+	EXPECT_STREQ(NLB0_AFU_ID, id);
+	EXPECT_EQ(self->num, sim_port_number(self->card));
+	loopback(_metadata, self);
+	/* And again: each programming starts from a reset engine */
+	ASSERT_EQ(0, program(self, NLB0_ID, FPGA_SIM_INTERFACE_ID));
+	loopback(_metadata, self);
+}
+
+/* A bitstream the card must refuse with @err; the old AFU keeps running */
+static void refused(struct __test_metadata *_metadata, FIXTURE_DATA(pr) *self,
+		    uint8_t *bs, size_t len, long long err)
+{
+	char id[64];
+
+	EXPECT_EQ(-EIO, pr_program(self->fme_fd, 0, bs, len));
+	EXPECT_EQ(err, fme_pr_err(self));
+	ASSERT_EQ(0, port_afu_id(self, id, sizeof(id)));
+	EXPECT_STREQ(NLB0_AFU_ID, id);
+	free(bs);
+}
+
+TEST_F(pr, refused_bitstreams_keep_the_afu)
+{
+	struct fpga_sim_bitstream *h;
+	uint8_t *bs;
+	size_t len;
+
+	/* Another interface id: incompatible bitstream */
+	bs = pr_bitstream(NLB0_ID, OTHER_INTF, 100, &len);
+	ASSERT_NE(NULL, bs);
+	refused(_metadata, self, bs, len, 0x4);
+
+	/* An AFU the card has no model for: operation error */
+	bs = pr_bitstream(NO_SUCH_AFU, FPGA_SIM_INTERFACE_ID, 100, &len);
+	ASSERT_NE(NULL, bs);
+	refused(_metadata, self, bs, len, 0x1);
+
+	/* A byte changed: CRC error */
+	bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 100, &len);
+	ASSERT_NE(NULL, bs);
+	bs[sizeof(*h) + 3] ^= 1;
+	refused(_metadata, self, bs, len, 0x2);
+
+	/* Truncated: the sizes disagree */
+	bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 100, &len);
+	ASSERT_NE(NULL, bs);
+	refused(_metadata, self, bs, len - 8, 0x2);
+
+	/* Not a bitstream of this card at all */
+	bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 100, &len);
+	ASSERT_NE(NULL, bs);
+	memcpy(bs, "GARBAGE!", 8);
+	refused(_metadata, self, bs, len, 0x2);
+
+	/* Flags the card does not know, with a right CRC */
+	bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 100, &len);
+	ASSERT_NE(NULL, bs);
+	h = (struct fpga_sim_bitstream *)bs;
+	h->flags = 1;
+	pr_put_le32(bs + len - 4, pr_crc32(bs, len - 4));
+	refused(_metadata, self, bs, len, 0x1);
+
+	/* Larger than the card takes */
+	len = FPGA_SIM_BS_MAX_SIZE + 4096;
+	bs = calloc(1, len);
+	ASSERT_NE(NULL, bs);
+	refused(_metadata, self, bs, len, 0x10);
+
+	/* The AFU still works, and a good bitstream clears pr_err */
+	loopback(_metadata, self);
+	ASSERT_EQ(0, program(self, NLB0_ID, FPGA_SIM_INTERFACE_ID));
+	EXPECT_EQ(0, fme_pr_err(self));
+}
+
+TEST_F(pr, bad_arguments)
+{
+	struct dfl_fpga_fme_port_pr pr = { .argsz = sizeof(pr) };
+	char dev[64];
+	uint8_t *bs;
+	size_t len;
+	int ro;
+
+	bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 100, &len);
+	ASSERT_NE(NULL, bs);
+	pr.buffer_address = (uintptr_t)bs;
+	pr.buffer_size = len;
+
+	pr.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->fme_fd, DFL_FPGA_FME_PORT_PR, &pr));
+	EXPECT_EQ(EINVAL, errno);
+	pr.flags = 0;
+	pr.argsz = 8;
+	EXPECT_EQ(-1, ioctl(self->fme_fd, DFL_FPGA_FME_PORT_PR, &pr));
+	EXPECT_EQ(EINVAL, errno);
+	pr.argsz = sizeof(pr);
+	pr.buffer_size = 0;
+	EXPECT_EQ(-1, ioctl(self->fme_fd, DFL_FPGA_FME_PORT_PR, &pr));
+	EXPECT_EQ(EINVAL, errno);
+	pr.buffer_size = len - 2;
+	EXPECT_EQ(-1, ioctl(self->fme_fd, DFL_FPGA_FME_PORT_PR, &pr));
+	EXPECT_EQ(EINVAL, errno);
+	pr.buffer_size = len;
+	pr.port_id = 2;		/* the card has ports 0 and 1 */
+	EXPECT_EQ(-1, ioctl(self->fme_fd, DFL_FPGA_FME_PORT_PR, &pr));
+	EXPECT_EQ(EINVAL, errno);
+	pr.port_id = 0;
+	pr.buffer_address = 8;
+	EXPECT_EQ(-1, ioctl(self->fme_fd, DFL_FPGA_FME_PORT_PR, &pr));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(self->fme_fd, DFL_FPGA_FME_PORT_PR, NULL));
+	EXPECT_EQ(EFAULT, errno);
+
+	/* Programming changes the card: a file open for reading may not */
+	snprintf(dev, sizeof(dev), "/dev/%s", strrchr(self->fme_sysfs, '/') + 1);
+	ro = open(dev, O_RDONLY);
+	ASSERT_GE(ro, 0);
+	EXPECT_EQ(-EBADF, pr_program(ro, 0, bs, len));
+	close(ro);
+	/* Nothing was programmed by any of these */
+	EXPECT_EQ(0, fme_pr_err(self));
+	free(bs);
+}
+
+TEST_F(pr, needs_cap_sys_admin)
+{
+	uint8_t *bs;
+	size_t len;
+	pid_t pid;
+	int status;
+
+	bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 100, &len);
+	ASSERT_NE(NULL, bs);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		/* Leaving uid 0 drops every capability; the file stays open */
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(2);
+		_exit(pr_program(self->fme_fd, 0, bs, len) == -EPERM ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	free(bs);
+}
+
+static sigjmp_buf bus_jmp;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(bus_jmp, 1);
+}
+
+TEST_F(pr, users_of_the_port_are_cut_off)
+{
+	struct dfl_fpga_port_info info = { .argsz = sizeof(info) };
+	volatile uint64_t *afu;
+	struct sigaction sa = { .sa_handler = on_sigbus };
+	volatile int faulted;
+	char dev[64];
+	int fd;
+
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", self->num);
+	fd = open(dev, O_RDWR);
+	ASSERT_GE(fd, 0);
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   0);
+	ASSERT_NE(MAP_FAILED, afu);
+	EXPECT_EQ(1, afu[0] >> 60);
+
+	ASSERT_EQ(0, program(self, NLB0_ID, FPGA_SIM_INTERFACE_ID));
+
+	/* The file was for the old AFU: gone, as after an unplug */
+	EXPECT_EQ(-1, ioctl(fd, DFL_FPGA_PORT_GET_INFO, &info));
+	EXPECT_EQ(ENODEV, errno);
+	/* And so is its mapping */
+	ASSERT_EQ(0, sigaction(SIGBUS, &sa, NULL));
+	if (!sigsetjmp(bus_jmp, 1)) {
+		(void)afu[0];
+		faulted = 0;
+	} else {
+		faulted = 1;
+	}
+	EXPECT_TRUE(faulted) {
+		TH_LOG("the old AFU's mapping still reads");
+	}
+	signal(SIGBUS, SIG_DFL);
+	munmap((void *)afu, NLB_AFU_SIZE);
+	close(fd);
+	/* A new open reaches the new AFU */
+	loopback(_metadata, self);
+}
+
+TEST_F(pr, uio_binding_survives)
+{
+	char drv[64];
+
+	if (run_cmd("modprobe uio_fpga"))
+		SKIP(return, "no uio_fpga");
+	ASSERT_EQ(0, port_bind(self->num, "uio_fpga"));
+	ASSERT_EQ(0, port_driver(self->num, drv, sizeof(drv)));
+	ASSERT_STREQ("uio_fpga", drv);
+	ASSERT_EQ(0, program(self, NLB0_ID, FPGA_SIM_INTERFACE_ID));
+	ASSERT_EQ(0, port_driver(self->num, drv, sizeof(drv)));
+	EXPECT_STREQ("uio_fpga", drv);
+	ASSERT_EQ(0, port_bind(self->num, "fpga_port"));
+}
+
+struct prog_loop {
+	int fd;
+	int ok;
+	int gone;
+	int other;
+	int last_err;
+};
+
+/* Program until the card goes away */
+static void *prog_loop(void *arg)
+{
+	struct prog_loop *p = arg;
+	size_t len;
+	uint8_t *bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 100, &len);
+	int i, ret;
+
+	for (i = 0; bs && i < 200; i++) {
+		ret = pr_program(p->fd, 0, bs, len);
+		if (!ret) {
+			__atomic_add_fetch(&p->ok, 1, __ATOMIC_RELAXED);
+		} else if (ret == -ENODEV) {
+			p->gone++;
+			break;
+		} else {
+			p->other++;
+			p->last_err = ret;
+		}
+	}
+	free(bs);
+	return NULL;
+}
+
+TEST_F(pr, card_removed_while_programming)
+{
+	struct prog_loop p = { .fd = self->fme_fd };
+	pthread_t t;
+	int i;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, prog_loop, &p));
+	/* Let a programming through, then pull the card */
+	for (i = 0; i < 30000 && !__atomic_load_n(&p.ok, __ATOMIC_RELAXED); i++)
+		usleep(1000);
+	ASSERT_EQ(0, sim_del(self->card));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, p.other) {
+		TH_LOG("unexpected result %d", p.last_err);
+	}
+	EXPECT_EQ(1, p.gone);
+	EXPECT_EQ(-ENODEV, program(self, NLB0_ID, FPGA_SIM_INTERFACE_ID));
+}
+
+TEST_HARNESS_MAIN
