@@ -17,7 +17,8 @@ NLB_SRC_ADDR=0x120
 TRACEPOINTS="card_add card_remove port_reset_begin port_reset_end
 irq_deliver engine_start engine_complete irq_raise error_raise dma_map
 dma_unmap region_mmap error_clear fence_irq uio_bind uio_unbind uio_irq
-pmu_add pmu_del vgem_create vgem_export vgem_import"
+pmu_add pmu_del vgem_create vgem_export vgem_import port_program_begin
+port_program_end pr_end"
 
 T=$(mktemp -d) || exit 1
 # perf keeps its build-id cache (and the SDT probes found there) in ~/.debug
