@@ -456,6 +456,7 @@ static void fpga_dfl_card_keep(struct fpga_dfl_card *card,
 		return;
 	}
 	fdev->port_num = fpga_dfl_next_port(card);
+	card->port_ofs[fdev->port_num] = fdev->hdr.ioaddr - card->info.ioaddr;
 	if (fdev->port_num < card->info.num_port_dma_devs)
 		fdev->dma_dev = card->info.port_dma_devs[fdev->port_num];
 	card->ports[fdev->port_num] = fdev;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fpga_dfl internals shared by the bus, the enumeration and the generic
- * netlink family "fpga" (dfl-netlink.c).  Not for feature drivers.
+ * fpga_dfl internals shared by the bus, the enumeration, reset,
+ * programming and the generic netlink family "fpga" (dfl-netlink.c).  Not
+ * for feature drivers.
  */
 #ifndef _FPGA_DFL_NL_H
 #define _FPGA_DFL_NL_H
@@ -21,5 +22,9 @@ void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
 			      int err);
 void fpga_dfl_nl_notify_programmed(int card_id, unsigned int port_num,
 				   struct fpga_dfl_device *port, int err);
+
+/* dfl-reset.c, for dfl-program.c */
+int fpga_dfl_port_hdr_sftrst(void __iomem *hdr, struct device *dev,
+			     bool reset);
 
 #endif /* _FPGA_DFL_NL_H */

@@ -26,24 +26,29 @@
 #include "dfl-nl.h"
 #include "dfl_trace.h"
 
-/* Register the port walked again in place of @old, which is gone */
+/*
+ * Register port @n walked again, in place of @old (NULL if the port was
+ * lost by an earlier programming): under the old device's name and in its
+ * place, with its driver override
+ */
 static struct fpga_dfl_device *
-fpga_dfl_port_replace(struct fpga_dfl_card *card, struct fpga_dfl_device *old,
-		      const char *override)
+fpga_dfl_port_replace(struct fpga_dfl_card *card, unsigned int n,
+		      struct fpga_dfl_device *old, const char *override)
 {
-	resource_size_t ofs = old->hdr.ioaddr - card->info.ioaddr;
-	unsigned int n = old->port_num;
 	struct fpga_dfl_device *fdev;
 	int ret;
 
-	fdev = fpga_dfl_port_rewalk(card, n, ofs);
+	fdev = fpga_dfl_port_rewalk(card, n, card->port_ofs[n]);
 	if (!fdev)
 		return NULL;
-	/* The old device's number and place pass to the new one */
-	fdev->id = old->id;
-	old->id = -1;
-	fdev->region = old->region;
-	fdev->dev.parent = old->dev.parent;
+	fdev->region = card->port_region[n];
+	if (card->dir)
+		fdev->dev.parent = card->dir;
+	if (old) {
+		/* The number passes to the new device */
+		fdev->id = old->id;
+		old->id = -1;
+	}
 	if (override) {
 		ret = fpga_driver_override_set(&fdev->dev,
 					       &fdev->driver_override,
@@ -64,6 +69,14 @@ fpga_dfl_port_replace(struct fpga_dfl_card *card, struct fpga_dfl_device *old,
 	return fdev;
 }
 
+/* Take @old away from its drivers; the caller holds a reference */
+static void fpga_dfl_port_take(struct fpga_dfl_device *old)
+{
+	/* The core's own reads stop, then the drivers let go */
+	fpga_dfl_unplug(&old->unplug);
+	device_unregister(&old->dev);
+}
+
 /**
  * fpga_dfl_port_program() - program the AFU behind one of a card's ports
  * @fme: the card's FME, whose driver runs the PR engine
@@ -74,8 +87,10 @@ fpga_dfl_port_replace(struct fpga_dfl_card *card, struct fpga_dfl_device *old,
  *
  * Whatever @program returns, the port comes back: with the new AFU, or
  * with whatever the card kept (a card that refuses a bitstream keeps the
- * old AFU).  A netlink event EVENT_PROGRAMMED and the tracepoints
- * fpga:port_program_begin and fpga:port_program_end announce it.
+ * old AFU).  A port that could not come back (its list no longer walks,
+ * or no memory) comes back with the next programming.  A netlink event
+ * EVENT_PROGRAMMED and the tracepoints fpga:port_program_begin and
+ * fpga:port_program_end announce each programming.
  *
  * Context: process context; takes the card's lock, so programmings of a
  * card run one at a time, and the card's removal waits for one to end.
@@ -87,9 +102,10 @@ int fpga_dfl_port_program(struct fpga_dfl_device *fme, unsigned int port_num,
 			  int (*program)(void *data), void *data)
 {
 	struct fpga_dfl_card *card = fme->card;
-	struct fpga_dfl_device *old, *fdev = NULL;
+	struct fpga_dfl_device *old, *fdev;
 	u64 start = ktime_get_ns();
-	char *override;
+	void __iomem *hdr;
+	char *override = NULL;
 	int ret, ret2;
 
 	if (fme->fiu_id != DFH_ID_FIU_FME)
@@ -102,31 +118,30 @@ int fpga_dfl_port_program(struct fpga_dfl_device *fme, unsigned int port_num,
 	ret = -EINVAL;
 	if (port_num >= card->num_ports)
 		goto out_unlock;
-	old = card->ports[port_num];
-	ret = -ENODEV;
-	if (!old)
-		goto out_unlock;
 
 	trace_port_program_begin(card->id, port_num);
-	override = fpga_driver_override_dup(&old->dev, &old->driver_override);
-	/* The core's own reads stop, then the drivers let go */
-	fpga_dfl_unplug(&old->unplug);
-	get_device(&old->dev);
-	device_unregister(&old->dev);
-
-	ret = fpga_dfl_port_disable(old);
+	old = card->ports[port_num];
+	if (old) {
+		override = fpga_driver_override_dup(&old->dev,
+						    &old->driver_override);
+		get_device(&old->dev);
+		fpga_dfl_port_take(old);
+	}
+	hdr = card->info.ioaddr + card->port_ofs[port_num];
+	ret = fpga_dfl_port_hdr_sftrst(hdr, card->info.parent, true);
 	if (!ret)
 		ret = program(data);
 	/* Out of reset even after a failure: the port must not stay wedged */
-	ret2 = fpga_dfl_port_enable(old);
+	ret2 = fpga_dfl_port_hdr_sftrst(hdr, card->info.parent, false);
 	ret = ret ?: ret2;
 
-	fdev = fpga_dfl_port_replace(card, old, override);
-	put_device(&old->dev);
+	fdev = fpga_dfl_port_replace(card, port_num, old, override);
+	if (old)
+		put_device(&old->dev);
 	kfree(override);
 	if (!fdev) {
 		dev_err(card->info.parent,
-			"port %u did not come back after programming\n",
+			"port %u did not come back after programming: program it again\n",
 			port_num);
 		ret = ret ?: -ENODEV;
 	}

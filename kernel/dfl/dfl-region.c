@@ -179,8 +179,10 @@ void fpga_dfl_regions_add(struct fpga_dfl_card *card)
 
 	if (!fpga_dfl_regions_on)
 		return;
-	for (i = 0; i < card->num_ports; i++)
+	for (i = 0; i < card->num_ports; i++) {
 		card->ports[i]->region = fpga_dfl_region_for(card);
+		card->port_region[i] = card->ports[i]->region;
+	}
 	if (card->fme)
 		card->fme->region = card->num_ports ? card->ports[0]->region :
 				    fpga_dfl_region_for(card);

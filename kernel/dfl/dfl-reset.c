@@ -65,20 +65,36 @@ __MODULE_PARM_TYPE(reset_timeout_us, "uint");
 MODULE_PARM_DESC(reset_timeout_us,
 		 "How long to wait for each edge of the soft-reset ACK, 1 us to 10 s (default 100000)");
 
-static int fpga_dfl_port_wait_ack(struct fpga_dfl_device *fdev, bool want,
-				  const char *what)
+/**
+ * fpga_dfl_port_hdr_sftrst() - set or clear a port's soft reset, wait for
+ * the ACK to follow
+ * @hdr: the port header
+ * @dev: for messages
+ * @reset: true to put the port in reset, false to take it out
+ *
+ * By the header's address: programming also takes a port whose device did
+ * not come back out of reset (dfl-program.c).  CTRL is read fresh: the ACK
+ * bit is the card's, never a stale copy.
+ *
+ * Return: 0 or -ETIMEDOUT.
+ */
+int fpga_dfl_port_hdr_sftrst(void __iomem *hdr, struct device *dev,
+			     bool reset)
 {
 	unsigned int timeout_us = READ_ONCE(fpga_dfl_reset_timeout_us);
-	u64 v;
+	u64 v = readq(hdr + PORT_HDR_CTRL);
 	int ret;
 
-	ret = readq_poll_timeout(fdev->hdr.ioaddr + PORT_HDR_CTRL, v,
-				 !!(v & PORT_CTRL_SFTRST_ACK) == want,
+	v = reset ? v | PORT_CTRL_SFTRST : v & ~PORT_CTRL_SFTRST;
+	writeq(v, hdr + PORT_HDR_CTRL);
+	ret = readq_poll_timeout(hdr + PORT_HDR_CTRL, v,
+				 !!(v & PORT_CTRL_SFTRST_ACK) == reset,
 				 FPGA_DFL_RESET_POLL_US, timeout_us);
 	if (ret)
-		dev_err(&fdev->dev,
+		dev_err(dev,
 			"%s: soft-reset ACK did not %s within %u us (PORT_HDR_CTRL %#llx)\n",
-			what, want ? "rise" : "fall", timeout_us, v);
+			reset ? "reset" : "enable", reset ? "rise" : "fall",
+			timeout_us, v);
 	return ret;
 }
 
@@ -86,16 +102,11 @@ static int fpga_dfl_port_wait_ack(struct fpga_dfl_device *fdev, bool want,
  * fpga_dfl_port_disable() - put a port in soft reset and wait for the ACK
  * @fdev: the port
  *
- * CTRL is read fresh: the ACK bit is the card's, never a stale copy.
- *
  * Return: 0 or -ETIMEDOUT.
  */
 int fpga_dfl_port_disable(struct fpga_dfl_device *fdev)
 {
-	u64 v = readq(fdev->hdr.ioaddr + PORT_HDR_CTRL);
-
-	writeq(v | PORT_CTRL_SFTRST, fdev->hdr.ioaddr + PORT_HDR_CTRL);
-	return fpga_dfl_port_wait_ack(fdev, true, "reset");
+	return fpga_dfl_port_hdr_sftrst(fdev->hdr.ioaddr, &fdev->dev, true);
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_port_disable);
 
@@ -107,10 +118,7 @@ EXPORT_SYMBOL_GPL(fpga_dfl_port_disable);
  */
 int fpga_dfl_port_enable(struct fpga_dfl_device *fdev)
 {
-	u64 v = readq(fdev->hdr.ioaddr + PORT_HDR_CTRL);
-
-	writeq(v & ~PORT_CTRL_SFTRST, fdev->hdr.ioaddr + PORT_HDR_CTRL);
-	return fpga_dfl_port_wait_ack(fdev, false, "enable");
+	return fpga_dfl_port_hdr_sftrst(fdev->hdr.ioaddr, &fdev->dev, false);
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_port_enable);
 

@@ -21,6 +21,7 @@
 
 #include "fuzz.h"
 #include "nlb_util.h"
+#include "pr_util.h"
 
 static int rnd_fd(struct worker *w)
 {
@@ -111,6 +112,35 @@ static void port_dmabuf(struct worker *w, int fd, uint8_t *arg)
 	}
 }
 
+/*
+ * DFL_FPGA_FME_PORT_PR: a bitstream for the simulated card in the last
+ * anonymous page, now and then a good one (which replaces the port under
+ * the other workers), mostly one with a byte, a size or an id wrong
+ */
+static void fme_port_pr(struct worker *w, int fd, uint8_t *arg)
+{
+	struct dfl_fpga_fme_port_pr *p = (void *)arg;
+	uint8_t *page = (uint8_t *)w->anon + (ANON_PAGES - 1) * 4096;
+	size_t len;
+	uint8_t *bs = pr_bitstream(below(4) ? NLB0_ID : FPGA_SIM_INTERFACE_ID,
+				   below(4) ? FPGA_SIM_INTERFACE_ID : NLB0_ID,
+				   below(64), &len);
+
+	if (!bs)
+		return;
+	memcpy(page, bs, len);
+	free(bs);
+	if (below(2))
+		page[below(len)] ^= 1 << below(8);
+	p->argsz = below(4) ? sizeof(*p) : rnd_value();
+	p->flags = below(4) ? 0 : rnd_value();
+	p->port_id = below(3) ? below(3) : rnd_value();
+	p->buffer_size = below(3) ? len : below(2) ? len & ~3u : rnd_value();
+	p->buffer_address = below(8) ? (uintptr_t)page
+				     : (uintptr_t)rnd_ptr(w, 64);
+	FUZZ_OK(w, AREA_PORT, ioctl(fd, DFL_FPGA_FME_PORT_PR, p));
+}
+
 /* An ioctl of the port or FME ABI with a struct built for it */
 static void port_ioctl(struct worker *w)
 {
@@ -180,6 +210,9 @@ static void port_ioctl(struct worker *w)
 		return;
 	case DFL_FPGA_CHECK_EXTENSION:
 		ioctl(fd, cmd, below(2) ? FPGA_PORT_EXT_DMABUF : rnd_value());
+		return;
+	case DFL_FPGA_FME_PORT_PR:
+		fme_port_pr(w, fd, arg);
 		return;
 	case FPGA_PORT_DMABUF_MAP:
 	case FPGA_PORT_DMABUF_FENCE:

@@ -37,8 +37,11 @@ struct fpga_dfl_claim {
  * @dir:	the FIUs' parent when the card driver asked for a directory
  *		(fpga_dfl_card_info.card_dir), else NULL
  * @fme:	the card's FME, if any
- * @ports:	the card's ports, in the order they were found
+ * @ports:	the card's ports, in the order they were found; NULL for a
+ *		port that did not come back after programming
  * @num_ports:	number of entries in @ports
+ * @port_ofs:	offset of each port's header, where it is walked again
+ * @port_region: each port's region (dfl-region.c), or NULL
  * @regions:	the fpga_region devices made for the FIUs (dfl-region.c)
  * @num_regions: number of entries in @regions
  * @claims:	register blocks taken by a feature, each with its FIU:
@@ -61,6 +64,8 @@ struct fpga_dfl_card {
 	struct fpga_dfl_device *fme;
 	struct fpga_dfl_device *ports[FME_MAX_PORTS];
 	unsigned int num_ports;
+	resource_size_t port_ofs[FME_MAX_PORTS];
+	struct device *port_region[FME_MAX_PORTS];
 	struct device *regions[FME_MAX_PORTS + 1];
 	unsigned int num_regions;
 	struct fpga_dfl_claim *claims;
