@@ -22,7 +22,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bitfield.h>
+#include <linux/capability.h>
 #include <linux/device.h>
+#include <linux/firmware.h>
 #include <linux/fpga-netlink.h>
 #include <linux/io.h>
 #include <linux/notifier.h>
@@ -49,6 +51,14 @@ static const struct nla_policy fpga_dfl_nl_reset_policy[FPGA_NL_A_DEV_ID + 1] = 
 	[FPGA_NL_A_DEV_NAME]	= { .type = NLA_NUL_STRING,
 				    .len = FPGA_NL_NAME_MAX },
 	[FPGA_NL_A_DEV_ID]	= { .type = NLA_U32 },
+};
+
+static const struct nla_policy fpga_dfl_nl_program_policy[FPGA_NL_A_FIRMWARE + 1] = {
+	[FPGA_NL_A_DEV_NAME]	= { .type = NLA_NUL_STRING,
+				    .len = FPGA_NL_NAME_MAX },
+	[FPGA_NL_A_DEV_ID]	= { .type = NLA_U32 },
+	[FPGA_NL_A_FIRMWARE]	= { .type = NLA_NUL_STRING,
+				    .len = FPGA_NL_FIRMWARE_MAX },
 };
 
 static const struct nla_policy fpga_dfl_nl_clear_policy[FPGA_NL_A_PORT_ERRORS + 1] = {
@@ -325,6 +335,94 @@ static int fpga_dfl_nl_port_clear_errors(struct sk_buff *skb,
 }
 
 /*
+ * The bitstream in file @name of the firmware directory, read for @dev:
+ * a name there, with no way out of it
+ */
+static int fpga_dfl_nl_firmware(struct genl_info *info, const char *name,
+				struct device *dev, const struct firmware **fw)
+{
+	struct nlattr *attr = info->attrs[FPGA_NL_A_FIRMWARE];
+	int ret;
+
+	if (!*name || name[0] == '/' || strstr(name, "..")) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "a file name in the firmware directory, without '..'");
+		return -EINVAL;
+	}
+	/* No user-mode fallback: the file is there or it is not */
+	ret = request_firmware_direct(fw, name, dev);
+	if (ret)
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "cannot read that file of the firmware directory");
+	return ret;
+}
+
+/*
+ * PORT_PROGRAM: through the FME's driver, bound under its lock for the
+ * whole programming; the FME is looked up by the port's card number, so
+ * nothing of the card is touched unless its FME is there.
+ */
+static int fpga_dfl_nl_port_program(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	char name[FPGA_NL_FIRMWARE_MAX + 1], fme_name[FPGA_NL_NAME_MAX + 1];
+	const struct firmware *fw = NULL;
+	struct fpga_dfl_device *port;
+	struct fpga_dfl_driver *drv;
+	struct device *fme;
+	size_t skip;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, FPGA_NL_A_FIRMWARE)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "missing attribute: FIRMWARE, the bitstream's file");
+		return -EINVAL;
+	}
+	if (!capable(CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG(info->extack, "programming needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	nla_strscpy(name, info->attrs[FPGA_NL_A_FIRMWARE], sizeof(name));
+	port = fpga_dfl_nl_get_port(info);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
+	snprintf(fme_name, sizeof(fme_name), "fpga-fme.%d", port->card_id);
+	fme = bus_find_device_by_name(&fpga_dfl_bus_type, NULL, fme_name);
+	if (!fme) {
+		NL_SET_ERR_MSG(info->extack, "the port's card has no FME");
+		ret = -EOPNOTSUPP;
+		goto out_put_port;
+	}
+	ret = fpga_dfl_nl_firmware(info, name, fme, &fw);
+	if (ret)
+		goto out_put_fme;
+	skip = fpga_dfl_gbs_header_len(fw->data, fw->size);
+
+	device_lock(fme);
+	drv = fpga_dfl_nl_driver(to_fpga_dfl_device(fme));
+	if (!drv || !drv->program) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the card's FME has no driver that can program it");
+		ret = -EOPNOTSUPP;
+	} else {
+		ret = drv->program(to_fpga_dfl_device(fme), port->port_num,
+				   fw->data + skip, fw->size - skip);
+		if (ret == -EIO)
+			NL_SET_ERR_MSG(info->extack,
+				       "the card refused the bitstream: see the FME's errors/pr_err");
+		else if (ret)
+			NL_SET_ERR_MSG(info->extack, "programming failed");
+	}
+	device_unlock(fme);
+	release_firmware(fw);
+out_put_fme:
+	put_device(fme);
+out_put_port:
+	put_device(&port->dev);
+	return ret;
+}
+
+/*
  * FPGA_NL_CMD_SIM_ADD and _SIM_DEL are gone: the core knows no card
  * driver, and simulated cards come and go through fpga_sim's own bus
  * (new_device, del_device), as netdevsim's do.  Genetlink answers
@@ -349,6 +447,13 @@ static const struct genl_ops fpga_dfl_nl_ops[] = {
 		.doit		= fpga_dfl_nl_port_clear_errors,
 		.policy		= fpga_dfl_nl_clear_policy,
 		.maxattr	= ARRAY_SIZE(fpga_dfl_nl_clear_policy) - 1,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= FPGA_NL_CMD_PORT_PROGRAM,
+		.doit		= fpga_dfl_nl_port_program,
+		.policy		= fpga_dfl_nl_program_policy,
+		.maxattr	= ARRAY_SIZE(fpga_dfl_nl_program_policy) - 1,
 		.flags		= GENL_ADMIN_PERM,
 	},
 };

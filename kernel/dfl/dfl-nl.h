@@ -23,6 +23,9 @@ void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
 void fpga_dfl_nl_notify_programmed(int card_id, unsigned int port_num,
 				   struct fpga_dfl_device *port, int err);
 
+/* dfl-program.c, for netlink's PORT_PROGRAM */
+size_t fpga_dfl_gbs_header_len(const void *buf, size_t len);
+
 /* dfl-reset.c, for dfl-program.c */
 int fpga_dfl_port_hdr_sftrst(void __iomem *hdr, struct device *dev,
 			     bool reset);

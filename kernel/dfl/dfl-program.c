@@ -26,6 +26,33 @@
 #include "dfl-nl.h"
 #include "dfl_trace.h"
 
+/* The GBS file's GUID (58656f6e-4650-4741-b747-425376303031), as stored */
+static const u8 fpga_dfl_gbs_guid[16] = {
+	0x58, 0x65, 0x6f, 0x6e, 0x46, 0x50, 0x47, 0x41,
+	0xb7, 0x47, 0x42, 0x53, 0x76, 0x30, 0x30, 0x31,
+};
+
+/**
+ * fpga_dfl_gbs_header_len() - what precedes the bitstream in a GBS file
+ * @buf: a GBS file, or a bitstream
+ * @len: its length
+ *
+ * An OPAE GBS file is the GBS GUID, a little-endian 32-bit length and
+ * that many bytes of JSON metadata, then the bitstream the card takes.
+ *
+ * Return: the length of that header, or 0 if @buf is not a GBS file (or
+ * its header runs past @len, which the card is then left to refuse).
+ */
+size_t fpga_dfl_gbs_header_len(const void *buf, size_t len)
+{
+	size_t hdr = sizeof(fpga_dfl_gbs_guid) + sizeof(__le32), json;
+
+	if (len < hdr || memcmp(buf, fpga_dfl_gbs_guid, sizeof(fpga_dfl_gbs_guid)))
+		return 0;
+	json = get_unaligned_le32(buf + sizeof(fpga_dfl_gbs_guid));
+	return json <= len - hdr ? hdr + json : 0;
+}
+
 /*
  * Register port @n walked again, in place of @old (NULL if the port was
  * lost by an earlier programming): under the old device's name and in its

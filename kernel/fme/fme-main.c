@@ -347,6 +347,16 @@ static void fpga_fme_remove(struct fpga_dfl_device *fdev)
 	put_device(&fme->chardev);
 }
 
+/* netlink PORT_PROGRAM; the device lock keeps the FME bound */
+static int fpga_fme_program(struct fpga_dfl_device *fdev,
+			    unsigned int port_num, const void *buf,
+			    size_t len)
+{
+	struct fpga_fme *fme = dev_get_drvdata(&fdev->dev);
+
+	return fpga_fme_pr_run(fme, port_num, buf, len);
+}
+
 static const struct fpga_dfl_device_id fpga_fme_ids[] = {
 	{ DFH_TYPE_FIU, DFH_ID_FIU_FME },
 	{ }
@@ -360,6 +370,7 @@ static struct fpga_dfl_driver fpga_fme_driver = {
 	.id_table	= fpga_fme_ids,
 	.probe		= fpga_fme_probe,
 	.remove		= fpga_fme_remove,
+	.program	= fpga_fme_program,
 };
 
 static int __init fpga_fme_init(void)

@@ -223,6 +223,47 @@ static int fpga_fme_pr_program(void *data)
 }
 
 /**
+ * fpga_fme_pr_run() - program port @port of the FME's card with @buf
+ * @fme: the FME
+ * @port: the port's index on the card
+ * @buf: the bitstream, as the card takes it
+ * @len: its length
+ *
+ * The ioctl and netlink's PORT_PROGRAM (through the driver's program op)
+ * both come here, their caller's rights checked.
+ *
+ * Return: as fpga_fme_ioctl_port_pr().
+ */
+int fpga_fme_pr_run(struct fpga_fme *fme, unsigned int port, const void *buf,
+		    size_t len)
+{
+	struct fpga_fme_pr *pr = &fme->pr;
+	struct fpga_fme_pr_job job = {
+		.pr = pr, .dev = &fme->chardev, .port = port, .buf = buf,
+		.len = len,
+	};
+	int ret, idx;
+
+	if (!pr->base)
+		return -EOPNOTSUPP;
+	if (!len || !IS_ALIGNED(len, 4) || len > FPGA_FME_PR_MAX_BYTES) {
+		dev_dbg(&fme->chardev, "PR: bad bitstream size %zu\n", len);
+		return -EINVAL;
+	}
+	if (!mutex_trylock(&pr->lock))
+		return -EBUSY;
+	if (fpga_dfl_hw_enter(&fme->unplug, &idx)) {
+		ret = fpga_dfl_port_program(fme->fdev, port,
+					    fpga_fme_pr_program, &job);
+		fpga_dfl_hw_exit(&fme->unplug, idx);
+	} else {
+		ret = -ENODEV;
+	}
+	mutex_unlock(&pr->lock);
+	return ret;
+}
+
+/**
  * fpga_fme_ioctl_port_pr() - DFL_FPGA_FME_PORT_PR
  * @fme: the FME, whose file is open for writing
  * @arg: struct dfl_fpga_fme_port_pr
@@ -237,17 +278,13 @@ long fpga_fme_ioctl_port_pr(struct fpga_fme *fme, void __user *arg)
 {
 	unsigned long minsz = offsetofend(struct dfl_fpga_fme_port_pr,
 					  buffer_address);
-	struct fpga_fme_pr *pr = &fme->pr;
 	struct dfl_fpga_fme_port_pr args;
-	struct fpga_fme_pr_job job = { .pr = pr, .dev = &fme->chardev };
 	void *buf;
-	int ret, idx;
+	int ret;
 
 	if (copy_from_user(&args, arg, minsz))
 		return -EFAULT;
-	if (args.argsz < minsz || args.flags)
-		return -EINVAL;
-	if (!pr->base)
+	if (args.argsz < minsz || args.flags || !fme->pr.base)
 		return -EINVAL;
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
@@ -262,23 +299,7 @@ long fpga_fme_ioctl_port_pr(struct fpga_fme *fme, void __user *arg)
 			   args.buffer_size);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	job.port = args.port_id;
-	job.buf = buf;
-	job.len = args.buffer_size;
-
-	if (!mutex_trylock(&pr->lock)) {
-		ret = -EBUSY;
-		goto out_free;
-	}
-	if (fpga_dfl_hw_enter(&fme->unplug, &idx)) {
-		ret = fpga_dfl_port_program(fme->fdev, args.port_id,
-					    fpga_fme_pr_program, &job);
-		fpga_dfl_hw_exit(&fme->unplug, idx);
-	} else {
-		ret = -ENODEV;
-	}
-	mutex_unlock(&pr->lock);
-out_free:
+	ret = fpga_fme_pr_run(fme, args.port_id, buf, args.buffer_size);
 	kvfree(buf);
 	return ret;
 }

@@ -43,6 +43,8 @@ void fpga_fme_pr_init(struct fpga_fme_pr *pr, struct fpga_dfl_device *fdev);
 void fpga_fme_pr_region_add(struct fpga_fme_pr *pr, struct fpga_dfl_node *node);
 void fpga_fme_pr_region_del(struct fpga_fme_pr *pr);
 long fpga_fme_ioctl_port_pr(struct fpga_fme *fme, void __user *arg);
+int fpga_fme_pr_run(struct fpga_fme *fme, unsigned int port, const void *buf,
+		    size_t len);
 extern const struct attribute_group fpga_fme_pr_group;
 extern struct device_attribute dev_attr_pr_err;
 

@@ -14,6 +14,8 @@
 #include "sim_util.h"
 #include "nl_util.h"
 #include "uio_util.h"
+#include "pr_util.h"
+#include <fpga/nlb0.h>
 
 /* ---- the dump ---- */
 
@@ -107,6 +109,7 @@ struct nlt_event {
 	bool has_errno, has_errors;
 	unsigned int feature;
 	unsigned long long irq_count;
+	char guid[40];
 };
 
 static int nlt_event_cb(struct nl_msg *msg, void *arg)
@@ -139,6 +142,11 @@ static int nlt_event_cb(struct nl_msg *msg, void *arg)
 		ev->feature = nla_get_u32(tb[FPGA_NL_A_FEATURE_ID]);
 	if (tb[FPGA_NL_A_IRQ_COUNT])
 		ev->irq_count = nla_get_u64(tb[FPGA_NL_A_IRQ_COUNT]);
+	if (tb[FPGA_NL_A_AFU_GUID] &&
+	    nla_len(tb[FPGA_NL_A_AFU_GUID]) == FPGA_NL_GUID_LEN)
+		for (int i = 0; i < FPGA_NL_GUID_LEN; i++)
+			sprintf(ev->guid + 2 * i, "%02x",
+				((unsigned char *)nla_data(tb[FPGA_NL_A_AFU_GUID]))[i]);
 	return NL_STOP;
 }
 
@@ -582,6 +590,9 @@ TEST_F(nl, unprivileged)
 		if (nlt_port_cmd(sk, family, FPGA_NL_CMD_PORT_CLEAR_ERRORS,
 				 self->port, 0, &r) != -EPERM)
 			_exit(13);
+		if (nlt_port_cmd(sk, family, FPGA_NL_CMD_PORT_PROGRAM,
+				 self->port, -1, &r) != -EPERM)
+			_exit(17);
 		if (nlt_dump(sk, family, -1, devs, &r) || devs->n < 3)
 			_exit(14);
 		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
@@ -698,6 +709,124 @@ TEST_F(nl, unload_with_listener)
 	ASSERT_EQ(0, run_cmd("modprobe fpga_dfl"));
 	self->sk = nlt_open(&family);
 	EXPECT_NE(NULL, self->sk);
+	nl_socket_free(ls);
+}
+
+/* ---- programming through netlink ---- */
+
+#define FW_DIR		"/lib/firmware"
+#define FW_NAME		"fpga-suite-netlink-test.bin"
+
+/* Write @len bytes to FW_DIR/@name; 0 or -errno */
+static int fw_write(const char *name, const void *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+	size_t n;
+
+	mkdir(FW_DIR, 0755);
+	snprintf(path, sizeof(path), FW_DIR "/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	n = fwrite(buf, 1, len, f);
+	return fclose(f) || n != len ? -EIO : 0;
+}
+
+static int nlt_program(FIXTURE_DATA(nl) *self, const char *fw, bool by_id)
+{
+	struct nl_msg *msg = nlt_msg(self->family, FPGA_NL_CMD_PORT_PROGRAM, 0);
+
+	if (!msg)
+		return -ENOMEM;
+	if (by_id)
+		nla_put_u32(msg, FPGA_NL_A_DEV_ID, self->port);
+	else
+		nla_put_string(msg, FPGA_NL_A_DEV_NAME, self->port_name);
+	if (fw)
+		nla_put_string(msg, FPGA_NL_A_FIRMWARE, fw);
+	return nlt_do(self->sk, msg, &self->r);
+}
+
+/* An OPAE GBS around @bs: GUID, JSON length, JSON, then the bitstream */
+static uint8_t *gbs_wrap(const uint8_t *bs, size_t len, size_t *out)
+{
+	static const uint8_t guid[16] = {
+		0x58, 0x65, 0x6f, 0x6e, 0x46, 0x50, 0x47, 0x41,
+		0xb7, 0x47, 0x42, 0x53, 0x76, 0x30, 0x30, 0x31,
+	};
+	const char *json = "{\"version\": 1}";
+	size_t jlen = strlen(json);
+	uint8_t *g = malloc(20 + jlen + len);
+
+	if (!g)
+		return NULL;
+	memcpy(g, guid, 16);
+	pr_put_le32(g + 16, jlen);
+	memcpy(g + 20, json, jlen);
+	memcpy(g + 20 + jlen, bs, len);
+	*out = 20 + jlen + len;
+	return g;
+}
+
+TEST_F(nl, port_program)
+{
+	struct nl_sock *ls = nlt_listen();
+	struct nlt_event ev;
+	uint8_t *bs, *gbs;
+	size_t len, glen;
+	char want[40];
+
+	ASSERT_EQ(0, run_cmd("modprobe fpga_fme"));
+	ASSERT_NE(NULL, ls);
+	bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 16, &len);
+	ASSERT_NE(NULL, bs);
+	ASSERT_EQ(0, fw_write(FW_NAME, bs, len));
+
+	/* Taken: the port comes back, the event names the AFU */
+	EXPECT_EQ(0, nlt_program(self, FW_NAME, true)) {
+		TH_LOG("%s", self->r.msg);
+	}
+	ASSERT_TRUE(nlt_wait_event(ls, FPGA_NL_CMD_EVENT_PROGRAMMED,
+				   self->port_name, &ev));
+	EXPECT_TRUE(ev.has_errno);
+	EXPECT_EQ(0, ev.err);
+	snprintf(want, sizeof(want), "%s", NLB0_AFU_ID);
+	EXPECT_STREQ(want, ev.guid);
+	EXPECT_EQ(self->port, sim_port_number(self->card));
+
+	/* The same in a GBS file, by name: the kernel skips its header */
+	gbs = gbs_wrap(bs, len, &glen);
+	ASSERT_NE(NULL, gbs);
+	ASSERT_EQ(0, fw_write(FW_NAME, gbs, glen));
+	EXPECT_EQ(0, nlt_program(self, FW_NAME, false)) {
+		TH_LOG("%s", self->r.msg);
+	}
+	free(gbs);
+	ASSERT_TRUE(nlt_wait_event(ls, FPGA_NL_CMD_EVENT_PROGRAMMED,
+				   self->port_name, &ev));
+	EXPECT_EQ(0, ev.err);
+
+	/* Refused by the card: EIO, said in extack and in the event */
+	bs[70] ^= 1;
+	ASSERT_EQ(0, fw_write(FW_NAME, bs, len));
+	EXPECT_EQ(-EIO, nlt_program(self, FW_NAME, true));
+	EXPECT_NE(0, self->r.msg[0]);
+	ASSERT_TRUE(nlt_wait_event(ls, FPGA_NL_CMD_EVENT_PROGRAMMED,
+				   self->port_name, &ev));
+	EXPECT_EQ(-EIO, ev.err);
+	EXPECT_STREQ(want, ev.guid);
+
+	/* Bad requests: no file named, a way out, no such file */
+	EXPECT_EQ(-EINVAL, nlt_program(self, NULL, true));
+	EXPECT_NE(0, self->r.msg[0]);
+	EXPECT_EQ(-EINVAL, nlt_program(self, "../../etc/passwd", true));
+	EXPECT_NE(0, self->r.msg[0]);
+	EXPECT_EQ(-EINVAL, nlt_program(self, "/etc/passwd", true));
+	EXPECT_EQ(-ENOENT, nlt_program(self, "fpga-suite-no-such-file", true));
+
+	unlink(FW_DIR "/" FW_NAME);
+	free(bs);
 	nl_socket_free(ls);
 }
 

@@ -14,6 +14,8 @@
 
 /* Longest device, card or driver name carried, without the NUL */
 #define FPGA_NL_NAME_MAX	31
+/* Longest FPGA_NL_A_FIRMWARE name, without its NUL */
+#define FPGA_NL_FIRMWARE_MAX	255
 
 /**
  * enum fpga_nl_cmd - requests, and the events sent on "events"
@@ -43,6 +45,10 @@
  *	(partial reconfiguration) or the attempt failed (%FPGA_NL_A_ERRNO);
  *	the port's device was replaced: its %FPGA_NL_A_AFU_GUID is the AFU
  *	the card runs now
+ * @FPGA_NL_CMD_PORT_PROGRAM: program the AFU behind a port (%FPGA_NL_A_DEV_ID
+ *	or %FPGA_NL_A_DEV_NAME) with the bitstream in file
+ *	%FPGA_NL_A_FIRMWARE of the firmware directory, as
+ *	DFL_FPGA_FME_PORT_PR does; needs CAP_NET_ADMIN and CAP_SYS_ADMIN
  * @FPGA_NL_CMD_SIM_DEL: removed (EOPNOTSUPP): write "ID" to
  *	/sys/bus/fpga_sim/del_device, or run "fpgactl sim del"
  */
@@ -63,6 +69,7 @@ enum fpga_nl_cmd {
 	FPGA_NL_CMD_SIM_ADD,
 	FPGA_NL_CMD_SIM_DEL,
 	FPGA_NL_CMD_EVENT_PROGRAMMED,
+	FPGA_NL_CMD_PORT_PROGRAM,
 
 	__FPGA_NL_CMD_MAX,
 	FPGA_NL_CMD_MAX = __FPGA_NL_CMD_MAX - 1
@@ -100,6 +107,8 @@ enum fpga_nl_dev_type {
  * @FPGA_NL_A_IRQ_COUNT: u64, interrupts counted
  * @FPGA_NL_A_SIM_ID: unused since SIM_ADD and SIM_DEL were removed
  * @FPGA_NL_A_SIM_PORTS: unused since SIM_ADD and SIM_DEL were removed
+ * @FPGA_NL_A_FIRMWARE: string, a file of the firmware directory
+ *	(/lib/firmware): an OPAE GBS file or a bitstream as the card takes it
  */
 enum fpga_nl_attr {
 	FPGA_NL_A_UNSPEC,
@@ -124,6 +133,7 @@ enum fpga_nl_attr {
 	FPGA_NL_A_IRQ_COUNT,
 	FPGA_NL_A_SIM_ID,
 	FPGA_NL_A_SIM_PORTS,
+	FPGA_NL_A_FIRMWARE,
 
 	__FPGA_NL_A_MAX,
 	FPGA_NL_A_MAX = __FPGA_NL_A_MAX - 1

@@ -233,6 +233,9 @@ struct fpga_dfl_device_id {
  *		the device lock held, so the driver stays bound meanwhile
  * @clear_errors: optional: clear the port errors given, which must be the
  *		current ones (netlink PORT_CLEAR_ERRORS); device lock held
+ * @program:	optional, an FME's: program the AFU behind its card's port
+ *		@port_num with the bitstream @buf of @len bytes (netlink
+ *		PORT_PROGRAM); device lock held
  */
 struct fpga_dfl_driver {
 	struct device_driver drv;
@@ -241,6 +244,8 @@ struct fpga_dfl_driver {
 	void (*remove)(struct fpga_dfl_device *fdev);
 	int (*reset)(struct fpga_dfl_device *fdev);
 	int (*clear_errors)(struct fpga_dfl_device *fdev, u64 errors);
+	int (*program)(struct fpga_dfl_device *fdev, unsigned int port_num,
+		       const void *buf, size_t len);
 };
 
 #define to_fpga_dfl_driver(d) container_of(d, struct fpga_dfl_driver, drv)
