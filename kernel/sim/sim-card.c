@@ -4,7 +4,8 @@
  *
  * Layout of the window (one BAR):
  *   0x00000  FME header -> global error -> global performance -> counter
- *            bank, 4 KiB apart; at 0x08000 the PR engine (EOL, 32 KiB)
+ *            bank -> PR engine (EOL, to the end of the FME's 64 KiB), 4 KiB
+ *            apart
  *   P        port header -> port error -> user interrupts (EOL)
  *   P+64K    AFU (NLB0 until programmed), PORT_CAP.MMIO_SIZE long
  * with P = 64K + n * (64K + AFU size) for port n.

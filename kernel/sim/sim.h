@@ -41,11 +41,11 @@
 #define FPGA_SIM_FME_IPERF		(2 * SZ_4K)
 #define FPGA_SIM_FME_COUNTERS		(3 * SZ_4K)
 /*
- * The PR engine: last in the FME, with its staging window 4 KiB in
- * (sim-pr.c)
+ * The PR engine: last in the FME, up to its end, with its staging window
+ * 4 KiB in (sim-pr.c)
  */
-#define FPGA_SIM_FME_PR			(8 * SZ_4K)
-#define FPGA_SIM_PR_SIZE		(8 * SZ_4K)
+#define FPGA_SIM_FME_PR			(4 * SZ_4K)
+#define FPGA_SIM_PR_SIZE		(FPGA_SIM_FME_SIZE - FPGA_SIM_FME_PR)
 #define FPGA_SIM_PR_STAGE		SZ_4K
 #define FPGA_SIM_PR_STAGE_SIZE		(FPGA_SIM_PR_SIZE - FPGA_SIM_PR_STAGE)
 #define FPGA_SIM_PORT_ERR		SZ_4K	/* from the port header */

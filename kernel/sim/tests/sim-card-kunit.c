@@ -446,7 +446,7 @@ static void sim_layout_fme(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, card->num_reports, 0);
 	KUNIT_ASSERT_NOT_NULL(test, fme);
 	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, fme->hdr.ioaddr), 0);
-	KUNIT_EXPECT_EQ(test, fme->num_features, 3);
+	KUNIT_EXPECT_EQ(test, fme->num_features, 4);
 
 	/* Global error, with its vector after the ports' */
 	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_GLOBAL_ERR);
@@ -470,6 +470,23 @@ static void sim_layout_fme(struct kunit *test)
 			CNTR_NUM_EVENTS);
 	KUNIT_EXPECT_EQ(test, FIELD_GET(CNTR_CAP_CLOCK_MHZ, cap),
 			FPGA_SIM_CLOCK_MHZ);
+
+	/* The PR engine, last, its staging window inside it */
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_PR);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_PR);
+	KUNIT_EXPECT_EQ(test, f->size, FPGA_SIM_PR_SIZE);
+	cap = readq(f->ioaddr + FME_PR_STAGE_CAP);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(FME_PR_STAGE_CAP_MAGIC, cap),
+			FME_PR_STAGE_MAGIC);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(FME_PR_STAGE_CAP_OFS, cap) * SZ_4K +
+			FIELD_GET(FME_PR_STAGE_CAP_SIZE, cap) * SZ_1K,
+			FPGA_SIM_PR_SIZE);
+	/* FPGA_SIM_INTERFACE_ID, b2d602a3-7779-44af-a0e4-4ea57c9c6a0e */
+	KUNIT_EXPECT_EQ(test, readq(f->ioaddr + FME_PR_INTFC_ID_H),
+			0xb2d602a3777944afULL);
+	KUNIT_EXPECT_EQ(test, readq(f->ioaddr + FME_PR_INTFC_ID_L),
+			0xa0e44ea57c9c6a0eULL);
 }
 
 static void sim_layout_ports(struct kunit *test)
