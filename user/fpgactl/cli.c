@@ -170,11 +170,45 @@ static const struct fc_opt *fc_opt_find(const struct fc_opt *opts,
 	return NULL;
 }
 
+/*
+ * Option or keyword @o was given (as @how NAME), with @val or the next
+ * argument as its value if it takes one
+ */
+static int fc_opt_take(const struct fc_cmd *cmd, const struct fc_opt *o,
+		       const char *how, const char *val, int argc, char **argv,
+		       int *i)
+{
+	if (*o->set)
+		return fc_usage_err(cmd, "%s%s given twice", how, o->name);
+	if (!o->value && val)
+		return fc_usage_err(cmd, "%s%s takes no value", how, o->name);
+	if (o->value && !val) {
+		if (*i + 1 == argc)
+			return fc_usage_err(cmd, "%s%s needs a value", how,
+					    o->name);
+		val = argv[++*i];
+	}
+	if (o->value)
+		*o->value = val;
+	*o->set = true;
+	return FC_OK;
+}
+
+static int fc_args_enough(const struct fc_cmd *cmd, const struct fc_args *a,
+			  int min)
+{
+	if (a->n < min)
+		return fc_usage_err(cmd, "missing argument (usage: fpgactl %s %s)",
+				    cmd->path, cmd->args ? cmd->args : "");
+	return FC_OK;
+}
+
 int fc_parse_args(const struct fc_cmd *cmd, int argc, char **argv,
 		  const struct fc_opt *opts, int min, int max,
 		  struct fc_args *a)
 {
 	bool only_pos = false;
+	int ret;
 
 	a->n = 0;
 	for (int i = 1; i < argc; i++) {
@@ -211,26 +245,49 @@ int fc_parse_args(const struct fc_cmd *cmd, int argc, char **argv,
 		}
 		if (!o)
 			return fc_usage_err(cmd, "unknown option '%s'", arg);
-		if (*o->set)
-			return fc_usage_err(cmd, "option --%s given twice",
-					    o->name);
-		if (!o->value && val)
-			return fc_usage_err(cmd, "option --%s takes no value",
-					    o->name);
-		if (o->value && !val) {
-			if (i + 1 == argc)
-				return fc_usage_err(cmd, "option --%s needs a value",
-						    o->name);
-			val = argv[++i];
-		}
-		if (o->value)
-			*o->value = val;
-		*o->set = true;
+		ret = fc_opt_take(cmd, o, "option --", val, argc, argv, &i);
+		if (ret)
+			return ret;
 	}
-	if (a->n < min)
-		return fc_usage_err(cmd, "missing argument (usage: fpgactl %s %s)",
-				    cmd->path, cmd->args ? cmd->args : "");
-	return FC_OK;
+	return fc_args_enough(cmd, a, min);
+}
+
+int fc_parse_keywords(const struct fc_cmd *cmd, int argc, char **argv,
+		      const struct fc_opt *kws, int min, int max,
+		      struct fc_args *a)
+{
+	bool only_pos = false;
+	int ret;
+
+	a->n = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const struct fc_opt *o = NULL;
+
+		if (!only_pos && !strcmp(arg, "--")) {
+			only_pos = true;
+			continue;
+		}
+		if (!only_pos && (!strcmp(arg, "--help") || !strcmp(arg, "-h"))) {
+			fc_cmd_help(cmd);
+			return FC_HELP;
+		}
+		if (!only_pos && arg[0] == '-' && arg[1])
+			return fc_usage_err(cmd, "unknown option '%s'", arg);
+		if (!only_pos)
+			o = fc_opt_find(kws, arg, strlen(arg), true);
+		if (!o) {
+			if (a->n == FC_MAX_POS || a->n == max)
+				return fc_usage_err(cmd, "unexpected argument '%s'",
+						    arg);
+			a->pos[a->n++] = argv[i];
+			continue;
+		}
+		ret = fc_opt_take(cmd, o, "", NULL, argc, argv, &i);
+		if (ret)
+			return ret;
+	}
+	return fc_args_enough(cmd, a, min);
 }
 
 int fc_parse_timed_args(const struct fc_cmd *cmd, int argc, char **argv,
