@@ -271,7 +271,7 @@ int fpga_sim_bs_check(const void *buf, size_t size, struct fpga_sim_bs_info *inf
 	if (size < sizeof(hdr.magic) ||
 	    memcmp(buf, FPGA_SIM_BS_MAGIC, sizeof(hdr.magic)))
 		return -ENOENT;
-	if (size < sizeof(hdr) + 4)
+	if (size < sizeof(hdr))
 		return fpga_set_error(EINVAL, "simulated card's bitstream truncated: %zu bytes, its header alone is %zu",
 				      size, sizeof(hdr));
 	memcpy(&hdr, buf, sizeof(hdr));
