@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,14 +26,8 @@ static void fpga_fme_ref_fill(struct fpga_fme_ref *ref, int id,
 {
 	ref->id = id;
 	snprintf(ref->name, sizeof(ref->name), FPGA_FME_PREFIX "%d", id);
-	if (devnode)
-		snprintf(ref->devnode, sizeof(ref->devnode), "%s", devnode);
-	else
-		snprintf(ref->devnode, sizeof(ref->devnode),
-			 "/dev/" FPGA_FME_PREFIX "%d", id);
-	snprintf(ref->sysfs, sizeof(ref->sysfs),
-		 "%s" FPGA_SYSFS_BUS "/" FPGA_FME_PREFIX "%d",
-		 fpga_sysfs_root(), id);
+	fpga_ref_paths(FPGA_FME_PREFIX, id, devnode, ref->devnode,
+		       sizeof(ref->devnode), ref->sysfs, sizeof(ref->sysfs));
 }
 
 /* "fpga-fme.N", "dfl-fme.N", "fpga_pmu_N" (the card's PMU): N */
@@ -53,18 +46,6 @@ static int fpga_fme_parse_name(const char *name, int *id)
 	return -EINVAL;
 }
 
-/* The last path component of @path, without trailing slashes */
-static const char *fpga_base(char *path)
-{
-	size_t len = strlen(path);
-	char *slash;
-
-	while (len > 1 && path[len - 1] == '/')
-		path[--len] = '\0';
-	slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 /* The FME under a PCI function: in its dfl-card.N, or in its regions */
 static int fpga_fme_lookup_pci(const char *spec, struct fpga_fme_ref *ref)
 {
@@ -72,7 +53,7 @@ static int fpga_fme_lookup_pci(const char *spec, struct fpga_fme_ref *ref)
 		"%s/bus/pci/devices/%s/" FPGA_CARD_DIR_PREFIX "*/" FPGA_FME_PREFIX "*",
 		"%s/bus/pci/devices/%s/fpga_region/region*/" FPGA_FME_DFL_PREFIX "*",
 	};
-	char pat[PATH_MAX];
+	char pat[PATH_MAX], name[NAME_MAX + 1];
 	glob_t g;
 	int id = -1, n;
 
@@ -86,7 +67,8 @@ static int fpga_fme_lookup_pci(const char *spec, struct fpga_fme_ref *ref)
 			return fpga_set_error(EINVAL, "PCI function %s has more than one FME: name one (see 'fpgactl list')",
 					      spec);
 		}
-		n = fpga_fme_parse_name(fpga_base(g.gl_pathv[0]), &id);
+		fpga_path_base(g.gl_pathv[0], name, sizeof(name));
+		n = fpga_fme_parse_name(name, &id);
 		globfree(&g);
 		if (n)
 			id = -1;
@@ -115,98 +97,43 @@ static bool fpga_is_pci_addr(const char *s, char *full, size_t size)
 	return true;
 }
 
-/* A character device: its FME from its name, else from /sys/dev/char */
-static int fpga_fme_lookup_node(const char *spec, const struct stat *st,
-				struct fpga_fme_ref *ref)
-{
-	char path[PATH_MAX], real[PATH_MAX];
-	int id;
-
-	if (realpath(spec, real) && !fpga_fme_parse_name(fpga_base(real), &id)) {
-		fpga_fme_ref_fill(ref, id, spec);
-		return 0;
-	}
-	snprintf(path, sizeof(path), "%s/dev/char/%u:%u", fpga_sysfs_root(),
-		 major(st->st_rdev), minor(st->st_rdev));
-	if (realpath(path, real) && !fpga_fme_parse_name(fpga_base(real), &id)) {
-		fpga_fme_ref_fill(ref, id, spec);
-		return 0;
-	}
-	return fpga_set_error(ENODEV, "%s is not an FPGA FME device", spec);
-}
+static const struct fpga_kind fpga_fme_kind = {
+	.what = "FME",
+	.a_what = "an FME",
+	.number = "card number",
+	.forms = "a card number N, fpga-fme.N, dfl-fme.N, fpga_simID, a PCI address, /dev/fpga-fme.N or a sysfs path",
+	.expect = "fpga-fme.N or .../dfl-fme.N",
+	.driver = "fpga_fme",
+	.parse = fpga_fme_parse_name,
+};
 
 int fpga_fme_lookup(const char *spec, struct fpga_fme_ref *ref)
 {
-	const char *root = fpga_sysfs_root();
-	char copy[PATH_MAX], pci[32];
-	size_t rlen = strlen(root);
-	struct stat st;
+	bool own_node;
+	char pci[32];
 	uint64_t v;
 	int id, ret;
 
 	memset(ref, 0, sizeof(*ref));
-	if (!spec || !*spec)
-		return fpga_set_error(EINVAL, "empty FME name");
-	if (strlen(spec) >= sizeof(copy))
+	if (spec && strlen(spec) >= PATH_MAX)
 		return fpga_set_error(EINVAL, "'%.32s...' is too long", spec);
-
-	if (!strchr(spec, '/')) {
-		/* N: the FME of card N */
-		if (spec[0] >= '0' && spec[0] <= '9' && !strchr(spec, ':')) {
-			if (fpga_parse_u64(spec, &v) || v > INT_MAX)
-				return fpga_set_error(EINVAL, "'%s' is not a card number",
-						      spec);
-			fpga_fme_ref_fill(ref, (int)v, NULL);
-			return 0;
-		}
-		if (!fpga_fme_parse_name(spec, &id)) {
-			fpga_fme_ref_fill(ref, id, NULL);
-			return 0;
-		}
-		/* fpga_simID: a simulated card */
-		if (!strncmp(spec, "fpga_sim", 8) &&
-		    !fpga_parse_u64_max(spec + 8, FPGA_SIM_MAX_ID, &v)) {
-			ret = fpga_sim_fme(v);
-			if (ret < 0)
-				return ret;
-			fpga_fme_ref_fill(ref, ret, NULL);
-			return 0;
-		}
-		if (fpga_is_pci_addr(spec, pci, sizeof(pci)))
-			return fpga_fme_lookup_pci(pci, ref);
-		return fpga_set_error(EINVAL,
-				      "'%s' is not an FME (give a card number N, fpga-fme.N, dfl-fme.N, fpga_simID, a PCI address, /dev/fpga-fme.N or a sysfs path)",
-				      spec);
-	}
-
-	/* a sysfs path: /sys/.../fpga-fme.N or .../dfl-fme.N */
-	if (!strncmp(spec, root, rlen) && spec[rlen] == '/') {
-		strcpy(copy, spec);
-		if (fpga_fme_parse_name(fpga_base(copy), &id))
-			return fpga_set_error(EINVAL,
-					      "%s is not an FME in sysfs (expected .../fpga-fme.N or .../dfl-fme.N)",
-					      spec);
-		if (stat(spec, &st))
-			return fpga_set_error(errno, "%s: %s", spec,
-					      strerror(errno));
-		fpga_fme_ref_fill(ref, id, NULL);
+	/* fpga_simID: a simulated card */
+	if (spec && !strncmp(spec, "fpga_sim", 8) &&
+	    !fpga_parse_u64_max(spec + 8, FPGA_SIM_MAX_ID, &v)) {
+		ret = fpga_sim_fme(v);
+		if (ret < 0)
+			return ret;
+		fpga_fme_ref_fill(ref, ret, NULL);
 		return 0;
 	}
-
-	/* a device node */
-	if (stat(spec, &st)) {
-		int err = errno;
-
-		strcpy(copy, spec);
-		if (err == ENOENT && !fpga_fme_parse_name(fpga_base(copy), &id))
-			return fpga_set_error(err, "%s: %s (is fpga_fme loaded?)",
-					      spec, strerror(err));
-		return fpga_set_error(err, "%s: %s", spec, strerror(err));
-	}
-	if (!S_ISCHR(st.st_mode))
-		return fpga_set_error(ENODEV, "%s is not a character device",
-				      spec);
-	return fpga_fme_lookup_node(spec, &st, ref);
+	if (spec && fpga_is_pci_addr(spec, pci, sizeof(pci)))
+		return fpga_fme_lookup_pci(pci, ref);
+	/* N: the FME of card N, a name, a path */
+	ret = fpga_lookup(&fpga_fme_kind, spec, &id, &own_node);
+	if (ret)
+		return ret;
+	fpga_fme_ref_fill(ref, id, own_node ? spec : NULL);
+	return 0;
 }
 
 /* The first match of @pattern into @path; -ENOENT if none */

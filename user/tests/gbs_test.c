@@ -21,22 +21,11 @@
 #include <linux/fpga-sim.h>
 
 #include "fpga.h"
+#include "ktap.h"
 
 #define NLB0	"d8424dc4-a4a3-c413-f89e-433683f9040b"
 #define NLB3	"f7df405c-bd7a-cf72-22f1-44b0b93acd18"
 #define HELB	"56e203e9-864f-49a7-b94b-12284c31e02b"
-
-static int test_num, test_fail;
-
-static void check(int cond, const char *what, const char *input)
-{
-	test_num++;
-	if (!cond)
-		test_fail++;
-	printf("%sok %d %s '%s'\n", cond ? "" : "not ", test_num, what, input);
-	if (!cond)
-		printf("# last library message: %s\n", fpga_errmsg());
-}
 
 /* A failure with -@err whose message says @msg */
 static void fails(int ret, int err, const char *msg, const char *what)
@@ -417,7 +406,5 @@ int main(void)
 	test_gbs();
 	test_fme();
 	test_files();
-	printf("1..%d\n", test_num);
-	printf("# %d passed, %d failed\n", test_num - test_fail, test_fail);
-	return test_fail ? 1 : 0;
+	return ktap_done();
 }
