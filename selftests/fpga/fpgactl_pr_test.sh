@@ -4,12 +4,15 @@
 # fpgactl gbs make/show, pr and info on an FME: their command lines
 # (usage errors, exit codes, messages, JSON) and GBS files made and read
 # back, with a fake sysfs tree for the FME (compat_id, ports_num): needs
-# no FPGA.  Loading a bitstream into a card (DFL_FPGA_FME_PORT_PR) is
-# not tested here.  Prints KTAP.
+# no FPGA.  With FPGA_PR_SHIM, pr runs to its end: the shim plays the
+# FME's DFL_FPGA_FME_PORT_PR (what it is given, its errors) on a node of
+# the fake tree.  Prints KTAP.
 #
 # Environment:
 #   FPGACTL         the command to test (default: fpgactl from PATH); may
 #                   carry a wrapper, e.g. "valgrind -q --error-exitcode=99 .."
+#   FPGA_PR_SHIM    user/tests/pr_shim.so (LD_PRELOAD), or unset: those
+#                   tests are skipped
 #
 # Exit status: 0 all passed, 1 a test failed.
 
@@ -25,7 +28,9 @@ trap 'exit 1' INT TERM
 
 why_not()
 {
-	:
+	[ -z "$FPGA_PR_SHIM" ] && echo "FPGA_PR_SHIM is not set"
+	[ -n "$FPGA_PR_SHIM" ] && [ ! -f "$FPGA_PR_SHIM" ] &&
+		echo "no $FPGA_PR_SHIM"
 }
 
 t_help()
@@ -187,7 +192,8 @@ fake_sysfs()
 	S=$T/sys
 	dev=$S/devices/fpga_sim77
 	mkdir -p "$S/bus/fpga_dfl/devices" "$S/bus/fpga_sim/devices/fpga_sim77/fpga-fme.3" \
-		"$dev/fpga-fme.3/dfl-fme-region.1/fpga_region/region5" "$dev/fpga-fme.4"
+		"$dev/fpga-fme.3/dfl-fme-region.1/fpga_region/region5" "$dev/fpga-fme.4" \
+		"$dev/fpga-fme.3/errors"
 	for d in fpga-fme.3 fpga-fme.4; do
 		ln -s "../../../devices/fpga_sim77/$d" "$S/bus/fpga_dfl/devices/$d"
 	done
@@ -198,6 +204,19 @@ fake_sysfs()
 		"$dev/fpga-fme.3/dfl-fme-region.1/fpga_region/region5/compat_id"
 	echo 4 > "$dev/fpga-fme.4/card_id"
 	echo 1 > "$dev/fpga-fme.4/ports_num"
+	echo 0x6 > "$dev/fpga-fme.3/errors/pr_err"
+	# Port 1 of card 3, as it comes back after programming, with NLB0
+	mkdir -p "$dev/fpga-port.9"
+	ln -s "../../../devices/fpga_sim77/fpga-port.9" "$S/bus/fpga_dfl/devices/fpga-port.9"
+	echo 3 > "$dev/fpga-port.9/card_id"
+	echo 1 > "$dev/fpga-port.9/id"
+	echo d8424dc4a4a3c413f89e433683f9040b > "$dev/fpga-port.9/afu_id"
+	# FME 3's node: /dev/null's, which sysfs says is fpga-fme.3
+	mkdir -p "$S/dev/char"
+	set -- $(stat -L -c '%t %T' /dev/null)
+	ln -s "../../devices/fpga_sim77/fpga-fme.3" \
+		"$S/dev/char/$(printf '%d:%d' "0x$1" "0x$2")"
+	ln -s /dev/null "$T/fme3"
 }
 
 t_info_fme()
@@ -265,6 +284,65 @@ t_pr_checks()
 	[ ! -s "$T/out" ] || { diag "stdout not empty"; return 1; }
 }
 
+# pr_shim CMD...: CMD with the ioctl played, on the fake tree
+pr_shim()
+{
+	FPGA_SYSFS_ROOT=$T/sys FPGA_TEST_PR_DUMP=$T/dump \
+		LD_PRELOAD=$FPGA_PR_SHIM ASAN_OPTIONS=verify_asan_link_order=0 \
+		"$@"
+}
+
+# Loaded: the bitstream alone went to the FME, the port is found again
+t_pr_loaded()
+{
+	g=$T/nlb0.gbs
+	rm -f "$T/dump" "$T/dump.bin"
+	expect 0 "" pr_shim $FPGACTL pr "$T/fme3" "$g" port 1 || return 1
+	out_has "^fpga-fme.3: card 3 port 1 loaded from $g (gbs, 68 bytes)$" || return 1
+	out_has "^    fpga-port.9 afu_id d8424dc4a4a3c413f89e433683f9040b (nlb0)$" || return 1
+	[ "$(cat "$T/dump")" = "argsz 24 flags 0 port 1 size 68 aligned 1" ] ||
+		{ diag "the FME got: $(cat "$T/dump")"; return 1; }
+	tail -c 68 "$g" | cmp -s - "$T/dump.bin" ||
+		{ diag "the FME did not get the GBS's bitstream"; return 1; }
+	expect 0 "" pr_shim $FPGACTL -j pr "$T/fme3" "$g" port 1 || return 1
+	out_has '^{"fme":"fpga-fme.3","card_id":3,"port":1,"file":"[^"]*nlb0.gbs","format":"gbs","bitstream_size":68,"interface_id":"'$SIM_IFID'","dev":"fpga-port.9","afu_id":"d8424dc4a4a3c413f89e433683f9040b","afu":"nlb0"}$' || return 1
+	# A raw bitstream goes whole
+	printf 'abcdefgh' > "$T/any.bin"
+	expect 0 "" pr_shim $FPGACTL pr "$T/fme3" "$T/any.bin" port 1 || return 1
+	out_has "(raw, 8 bytes)$" || return 1
+	cmp -s "$T/any.bin" "$T/dump.bin" || { diag "the FME did not get the file"; return 1; }
+}
+
+# Refused: errno's message; after EIO, pr_err decoded
+t_pr_refused()
+{
+	g=$T/nlb0.gbs
+	FPGA_TEST_PR_ERRNO=5 expect 1 \
+		"fpga-fme.3: port 1: DFL_FPGA_FME_PORT_PR: Input/output error (the card refused the bitstream)" \
+		pr_shim $FPGACTL pr "$T/fme3" "$g" port 1 || return 1
+	grep -q "fpga-fme.3: errors/pr_err 0x6:" "$T/err" &&
+	grep -q "^    PR CRC error (crc)$" "$T/err" &&
+	grep -q "^    PR incompatible bitstream (incompatible_bitstream)$" "$T/err" ||
+		{ diag "pr_err not decoded"; show; return 1; }
+	[ ! -s "$T/out" ] || { diag "stdout not empty"; return 1; }
+	FPGA_TEST_PR_ERRNO=16 expect 1 "Device or resource busy (another programming of this FME is in progress)" \
+		pr_shim $FPGACTL pr "$T/fme3" "$g" || return 1
+	FPGA_TEST_PR_ERRNO=110 expect 1 "timed out (the card did not finish)" \
+		pr_shim $FPGACTL pr "$T/fme3" "$g" || return 1
+	FPGA_TEST_PR_ERRNO=1 expect 1 "Operation not permitted (partial reconfiguration needs" \
+		pr_shim $FPGACTL pr "$T/fme3" "$g" || return 1
+	grep -q "pr_err" "$T/err" && { diag "pr_err shown for EPERM"; return 1; }
+	return 0
+}
+
+# Loaded, but the port comes back with another AFU than the file's
+t_pr_other_afu()
+{
+	$FPGACTL gbs make afu nlb3 out "$T/n3.gbs" > /dev/null || return 1
+	expect 1 "loaded, but port 1 of card 3 (fpga-port.9) has AFU d8424dc4a4a3c413f89e433683f9040b, not f7df405cbd7acf7222f144b0b93acd18" \
+		pr_shim $FPGACTL pr "$T/fme3" "$T/n3.gbs" port 1
+}
+
 all_tests()
 {
 	t "help shows gbs, pr and info on an FME" t_help
@@ -278,6 +356,9 @@ all_tests()
 	t "info on an FME: interface_id from compat_id" t_info_fme
 	t "pr: bad arguments are usage errors" t_pr_usage
 	t "pr: port, file, size and interface checks" t_pr_checks
+	t "pr: the bitstream alone goes to the FME, the port is found again" needs shim t_pr_loaded
+	t "pr: errors of the ioctl, pr_err decoded" needs shim t_pr_refused
+	t "pr: a port back with another AFU is a failure" needs shim t_pr_other_afu
 }
 
 ktap_run all_tests

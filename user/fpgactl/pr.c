@@ -72,7 +72,7 @@ int fc_cmd_pr(const struct fc_cmd *cmd, int argc, char **argv)
 		{ "force", 0, NULL, &force },
 		{ 0 }
 	};
-	char afu_hex[33] = "", ifid_hex[33];
+	char afu_hex[33] = "", ifid_str[FPGA_UUID_STR];
 	const uint8_t *ifid = NULL, *afu = NULL;
 	struct fpga_sim_bs_info si;
 	struct fpga_gbs_info gi;
@@ -152,8 +152,8 @@ int fc_cmd_pr(const struct fc_cmd *cmd, int argc, char **argv)
 	fc_str("format", " (%s", off ? "gbs" : "raw");
 	fc_u64("bitstream_size", ", %" PRIu64 " bytes)", size);
 	if (ifid) {
-		fc_uuid_hex(ifid, ifid_hex);
-		fc_str("interface_id", NULL, ifid_hex);
+		fpga_uuid_str(ifid, ifid_str);
+		fc_str("interface_id", NULL, ifid_str);
 	}
 	if (ret != -ETIMEDOUT) {
 		const char *name = fpga_afu_name_str(d.afu_id);
