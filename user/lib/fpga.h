@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include <linux/fpga-dfl.h>
+#include <linux/fpga-sim.h>
 
 #define FPGA_SYSFS_BUS		"/bus/fpga_dfl/devices"
 #define FPGA_SIM_BUS		"/bus/fpga_sim"
@@ -177,8 +178,9 @@ int fpga_read_file(const char *path, size_t max, uint8_t **buf, size_t *size);
 /* Create or replace @path (removed again if writing fails) */
 int fpga_write_file(const char *path, const void *buf, size_t size);
 
-/* The simulated card's bitstream (<linux/fpga-sim.h>): header 64, CRC 4 */
-#define FPGA_SIM_PAYLOAD_MAX	((1u << 20) - 64 - 4)
+/* The simulated card's bitstream: its header, payload and CRC-32 */
+#define FPGA_SIM_PAYLOAD_MAX	(FPGA_SIM_BS_MAX_SIZE - \
+				 sizeof(struct fpga_sim_bitstream) - 4)
 
 struct fpga_sim_bs_info {
 	bool valid;			/* well formed (the CRC aside) */

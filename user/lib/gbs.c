@@ -236,7 +236,7 @@ int fpga_sim_bs_make(const uint8_t interface_id[FPGA_UUID_SIZE],
 	*buf = NULL;
 	*size = 0;
 	if (payload_size > FPGA_SIM_PAYLOAD_MAX)
-		return fpga_set_error(EFBIG, "a payload of %zu bytes is too large (the simulated card takes at most %u)",
+		return fpga_set_error(EFBIG, "a payload of %zu bytes is too large (the simulated card takes at most %zu)",
 				      payload_size, FPGA_SIM_PAYLOAD_MAX);
 	if (payload_size % 4)
 		return fpga_set_error(EINVAL, "a payload of %zu bytes is not a multiple of 4 (the simulated card's bitstream is made of 32-bit words)",
