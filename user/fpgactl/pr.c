@@ -113,7 +113,8 @@ int fc_cmd_pr(const struct fc_cmd *cmd, int argc, char **argv)
 	} else if (ret != -ENOENT) {
 		fc_err("%s: %s", path, fpga_errmsg());
 		goto fail;
-	} else if (fpga_sim_bs_check(buf, size, &si) != -ENOENT) {
+	} else if (fpga_sim_bs_check(buf, size, &si) != -ENOENT &&
+		   size >= sizeof(struct fpga_sim_bitstream)) {
 		/* A raw simulated card's bitstream: its ids, however broken */
 		ifid = si.interface_id;
 		afu = si.afu_id;
