@@ -22,12 +22,13 @@ here=$(dirname "$0")
 # (scripts/check/ynl-check.sh) and drive the family in the VM.
 # debootstrap: the roots of other suites the build matrix builds their
 # kernels in (scripts/build/suite-root.sh).
+# zlib1g-dev: fpgactl's CRC-32 of the simulated card's bitstream (gbs make).
 COMMON="
 	linux-image-amd64 linux-perf
 	build-essential pkg-config bc flex bison libelf-dev libssl-dev
 	kmod dkms sparse cpio rsync python3 dash valgrind
 	qemu-system-x86 busybox-static
-	libnl-3-dev libnl-genl-3-dev libdrm-dev libjson-c-dev
+	libnl-3-dev libnl-genl-3-dev libdrm-dev libjson-c-dev zlib1g-dev
 	systemtap-sdt-dev liburing-dev
 	debhelper dh-dkms lintian bash-completion git
 	cmake g++ uuid-dev

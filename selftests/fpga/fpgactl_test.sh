@@ -184,10 +184,11 @@ t_fake_trace()
 
 t_usage_ports()
 {
-	usage "'abc' is not a port" $FPGACTL info abc || return 1
-	usage "'fpga-fme.0' is not a port" $FPGACTL info fpga-fme.0 || return 1
+	usage "'abc' is neither a port nor an FME" $FPGACTL info abc || return 1
+	usage "'abc' is not a port" $FPGACTL reset abc || return 1
+	usage "'fpga-fme.0' is not a port" $FPGACTL reset fpga-fme.0 || return 1
 	usage "not a port number" $FPGACTL info 99999999999 || return 1
-	usage "not a port in sysfs" $FPGACTL info /sys/bus/fpga_dfl/devices/fpga-fme.0 || return 1
+	usage "not a port in sysfs" $FPGACTL reset /sys/bus/fpga_dfl/devices/fpga-fme.0 || return 1
 	expect 1 "/dev/null is not an FPGA port device" $FPGACTL info /dev/null || return 1
 	expect 1 "No such file or directory (is the port driver loaded?)" \
 		$FPGACTL mmio read /dev/fpga-port.2147483647 0 || return 1
@@ -439,7 +440,7 @@ t_upstream_names()
 		expect 0 "" $FPGACTL mmio read "$spec" 0 || return 1
 		out_has "^0x" || return 1
 	done
-	usage "'dfl-fme.0' is not a port" $FPGACTL info dfl-fme.0
+	usage "'dfl-fme.0' is not a port" $FPGACTL reset dfl-fme.0
 }
 
 t_reset()

@@ -170,67 +170,105 @@ static const struct fc_opt *fc_opt_find(const struct fc_opt *opts,
 	return NULL;
 }
 
-int fc_parse_args(const struct fc_cmd *cmd, int argc, char **argv,
-		  const struct fc_opt *opts, int min, int max,
-		  struct fc_args *a)
+/*
+ * Option or keyword @o was given (as @how NAME), with @val or the next
+ * argument as its value if it takes one
+ */
+static int fc_opt_take(const struct fc_cmd *cmd, const struct fc_opt *o,
+		       const char *how, const char *val, int argc, char **argv,
+		       int *i)
+{
+	if (*o->set)
+		return fc_usage_err(cmd, "%s%s given twice", how, o->name);
+	if (!o->value && val)
+		return fc_usage_err(cmd, "%s%s takes no value", how, o->name);
+	if (o->value && !val) {
+		if (*i + 1 == argc)
+			return fc_usage_err(cmd, "%s%s needs a value", how,
+					    o->name);
+		val = argv[++*i];
+	}
+	if (o->value)
+		*o->value = val;
+	*o->set = true;
+	return FC_OK;
+}
+
+/* "-x" or "--name[=value]": its option in @opts, and *@val; NULL if none */
+static const struct fc_opt *fc_opt_parse(const struct fc_opt *opts,
+					 const char *arg, const char **val)
+{
+	const char *eq;
+	size_t len;
+
+	if (arg[1] != '-')	/* no bundling, no "-w64" */
+		return arg[2] ? NULL : fc_opt_find(opts, arg + 1, 1, false);
+	eq = strchr(arg + 2, '=');
+	len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+	if (eq)
+		*val = eq + 1;
+	return fc_opt_find(opts, arg + 2, len, true);
+}
+
+/* Options (@opts) or keywords (@kws) among @min..@max positionals */
+static int fc_parse(const struct fc_cmd *cmd, int argc, char **argv,
+		    const struct fc_opt *opts, const struct fc_opt *kws,
+		    int min, int max, struct fc_args *a)
 {
 	bool only_pos = false;
+	int ret;
 
 	a->n = 0;
 	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL, *eq;
-		const struct fc_opt *o;
-		size_t len;
+		const char *arg = argv[i], *val = NULL;
+		const struct fc_opt *o = NULL;
 
-		if (only_pos || arg[0] != '-' || !arg[1]) {
+		if (!only_pos && !strcmp(arg, "--")) {
+			only_pos = true;
+			continue;
+		}
+		if (!only_pos && (!strcmp(arg, "--help") || !strcmp(arg, "-h"))) {
+			fc_cmd_help(cmd);
+			return FC_HELP;
+		}
+		if (!only_pos && arg[0] == '-' && arg[1]) {
+			o = fc_opt_parse(opts, arg, &val);
+			if (!o)
+				return fc_usage_err(cmd, "unknown option '%s'",
+						    arg);
+			ret = fc_opt_take(cmd, o, "option --", val, argc, argv,
+					  &i);
+		} else if (!only_pos &&
+			   (o = fc_opt_find(kws, arg, strlen(arg), true))) {
+			ret = fc_opt_take(cmd, o, "", NULL, argc, argv, &i);
+		} else {
 			if (a->n == FC_MAX_POS || a->n == max)
 				return fc_usage_err(cmd, "unexpected argument '%s'",
 						    arg);
 			a->pos[a->n++] = argv[i];
-			continue;
+			ret = FC_OK;
 		}
-		if (!strcmp(arg, "--")) {
-			only_pos = true;
-			continue;
-		}
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			fc_cmd_help(cmd);
-			return FC_HELP;
-		}
-		if (arg[1] == '-') {
-			eq = strchr(arg + 2, '=');
-			len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-			o = fc_opt_find(opts, arg + 2, len, true);
-			if (eq)
-				val = eq + 1;
-		} else {
-			if (arg[2])	/* no bundling, no "-w64" */
-				o = NULL;
-			else
-				o = fc_opt_find(opts, arg + 1, 1, false);
-		}
-		if (!o)
-			return fc_usage_err(cmd, "unknown option '%s'", arg);
-		if (*o->set)
-			return fc_usage_err(cmd, "option --%s given twice",
-					    o->name);
-		if (!o->value && val)
-			return fc_usage_err(cmd, "option --%s takes no value",
-					    o->name);
-		if (o->value && !val) {
-			if (i + 1 == argc)
-				return fc_usage_err(cmd, "option --%s needs a value",
-						    o->name);
-			val = argv[++i];
-		}
-		if (o->value)
-			*o->value = val;
-		*o->set = true;
+		if (ret)
+			return ret;
 	}
 	if (a->n < min)
 		return fc_usage_err(cmd, "missing argument (usage: fpgactl %s %s)",
 				    cmd->path, cmd->args ? cmd->args : "");
 	return FC_OK;
+}
+
+int fc_parse_args(const struct fc_cmd *cmd, int argc, char **argv,
+		  const struct fc_opt *opts, int min, int max,
+		  struct fc_args *a)
+{
+	return fc_parse(cmd, argc, argv, opts, NULL, min, max, a);
+}
+
+int fc_parse_keywords(const struct fc_cmd *cmd, int argc, char **argv,
+		      const struct fc_opt *kws, int min, int max,
+		      struct fc_args *a)
+{
+	return fc_parse(cmd, argc, argv, NULL, kws, min, max, a);
 }
 
 int fc_parse_timed_args(const struct fc_cmd *cmd, int argc, char **argv,

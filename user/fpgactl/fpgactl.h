@@ -73,6 +73,16 @@ int fc_parse_args(const struct fc_cmd *cmd, int argc, char **argv,
 		  struct fc_args *a);
 
 /*
+ * iproute2's shape: keywords (@kws, their short_name unused), "NAME VALUE"
+ * or a lone "NAME" for a flag, anywhere among @min..@max positionals; a
+ * word that is no keyword is a positional, and after "--" every word is.
+ * Returns as fc_parse_args().
+ */
+int fc_parse_keywords(const struct fc_cmd *cmd, int argc, char **argv,
+		      const struct fc_opt *kws, int min, int max,
+		      struct fc_args *a);
+
+/*
  * The arguments of a command that watches for a while:
  * "POSITIONALS [--time MS] [-- COMMAND [ARG...]]" (@min..@max positionals).
  * *@command is what follows "--", or NULL; *@ms changes only with --time.
@@ -120,6 +130,16 @@ void fc_double(const char *key, const char *fmt, double val);
 /* Text only */
 void fc_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* ---- GBS files (gbs.c) ---- */
+
+/* 32 hex digits, as afu_id and compat_id print a GUID */
+void fc_uuid_hex(const uint8_t id[FPGA_UUID_SIZE], char out[33]);
+/* What a GBS or raw bitstream in memory holds; FC_FAIL if broken */
+int fc_gbs_print(const char *path, const uint8_t *buf, size_t size);
+
+/* " afu_id X (nlb0)": an AFU's GUID (32 hex digits), and its name if known */
+void fc_afu_id(const char *afu_id);
+
 /* ---- commands ---- */
 
 extern const struct fc_cmd fc_mmio_cmds[];
@@ -127,6 +147,7 @@ extern const struct fc_cmd fc_dma_cmds[];
 extern const struct fc_cmd fc_irq_cmds[];
 extern const struct fc_cmd fc_sim_cmds[];
 extern const struct fc_cmd fc_buf_cmds[];
+extern const struct fc_cmd fc_gbs_cmds[];
 
 int fc_cmd_list(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_info(const struct fc_cmd *cmd, int argc, char **argv);
@@ -136,5 +157,6 @@ int fc_cmd_bind(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_perf(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_trace(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_monitor(const struct fc_cmd *cmd, int argc, char **argv);
+int fc_cmd_pr(const struct fc_cmd *cmd, int argc, char **argv);
 
 #endif /* _FPGACTL_H */

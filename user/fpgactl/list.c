@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <fpga/nlb0.h>
-
 #include "fpgactl.h"
 
 static void fc_list_one(const struct fpga_dev_info *d)
@@ -29,11 +27,8 @@ static void fc_list_one(const struct fpga_dev_info *d)
 		fc_str("driver", " (no driver)", NULL);
 	if (d->devnode[0])
 		fc_str("dev", " dev %s", d->devnode);
-	if (d->type == FPGA_DEV_PORT && d->afu_id[0]) {
-		fc_str("afu_id", " afu_id %s", d->afu_id);
-		if (!strcmp(d->afu_id, NLB0_AFU_ID))
-			fc_str("afu", " (%s)", "nlb0");
-	}
+	if (d->type == FPGA_DEV_PORT && d->afu_id[0])
+		fc_afu_id(d->afu_id);
 	if (d->type == FPGA_DEV_FME) {
 		fc_u64("ports_num", " ports %" PRIu64, d->ports_num);
 		if (d->bitstream_id[0])

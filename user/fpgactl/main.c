@@ -23,8 +23,11 @@ static const struct fc_cmd fc_top_cmds[] = {
 	  .help = "List every FME and port on the fpga_dfl bus (netlink dump, or sysfs), with\n"
 		  "its card, bound driver, device node and AFU id.  Ports without a\n"
 		  "driver show \"(no driver)\"." },
-	{ .name = "info", .path = "info", .args = "PORT", .run = fc_cmd_info,
-	  .help = "Show a port: sysfs attributes, API version, regions, interrupts." },
+	{ .name = "info", .path = "info", .args = "PORT|FME", .run = fc_cmd_info,
+	  .help = "Show a port: sysfs attributes (the AFU's id), API version, regions,\n"
+		  "interrupts.  Or an FME (fpga-fme.N, dfl-fme.N, fpga_simID, a PCI\n"
+		  "address, /dev/fpga-fme.N or a sysfs path): its card, ports,\n"
+		  "bitstream id and PR interface id (compat_id)." },
 	{ .name = "reset", .path = "reset", .args = "PORT", .run = fc_cmd_reset,
 	  .help = "Reset the port and its AFU (DFL_FPGA_PORT_RESET)." },
 	{ .name = "mmio", .path = "mmio", .run = fc_run_object,
@@ -64,6 +67,24 @@ static const struct fc_cmd fc_top_cmds[] = {
 		  "  -t, --time MS    trace for MS milliseconds (no COMMAND)" },
 	{ .name = "sim", .path = "sim", .run = fc_run_object,
 	  .sub = fc_sim_cmds },
+	{ .name = "gbs", .path = "gbs", .run = fc_run_object,
+	  .sub = fc_gbs_cmds },
+	{ .name = "pr", .path = "pr", .args = "FME FILE [port N] [force]",
+	  .run = fc_cmd_pr,
+	  .help = "Partial reconfiguration: load FILE into port N (its number on the\n"
+		  "card, default 0) through the card's FME (DFL_FPGA_FME_PORT_PR), then\n"
+		  "print the port, found again (the kernel adds it anew), and its AFU id.\n"
+		  "FILE is a GBS (fpgactl gbs make, OPAE's packager): it is checked, its\n"
+		  "interface-uuid must be the FME's compat_id, and what follows its\n"
+		  "metadata goes to the card, as OPAE's fpgaconf does; or a raw bitstream,\n"
+		  "passed whole (a simulated card's is checked against compat_id too).\n"
+		  "When the card refuses it, its errors/pr_err is shown decoded.\n\n"
+		  "FME is a card number N, fpga-fme.N, dfl-fme.N, fpga_simID, a PCI\n"
+		  "address (0000:3b:00.0), /dev/fpga-fme.N, /dev/dfl-fme.N or a sysfs\n"
+		  "path.  Needs write access to the FME's node.\n\n"
+		  "Keywords:\n"
+		  "  port N    the port on the card (0 to its ports_num - 1)\n"
+		  "  force     load even if the interface ids differ or the FME has none" },
 	{ .name = "buf", .path = "buf", .run = fc_run_object,
 	  .sub = fc_buf_cmds },
 	{ .name = "bind", .path = "bind", .args = "PORT uio|port",
@@ -101,6 +122,8 @@ static void fc_main_usage(FILE *f)
 		"\n"
 		"PORT is N, fpga-port.N, dfl-port.N (the upstream name), their /dev\n"
 		"nodes or a sysfs path such as /sys/bus/fpga_dfl/devices/fpga-port.N.\n"
+		"FME is card N's FME: N, fpga-fme.N, dfl-fme.N, fpga_simID, a PCI\n"
+		"address, their /dev nodes or a sysfs path.\n"
 		"Numbers may be decimal, 0x hex or 0 octal; sizes take a K, M or G\n"
 		"suffix.\n\n"
 		"Options (-j and -p also after OBJECT, VERB or ARGS, before any --):\n"

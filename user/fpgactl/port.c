@@ -2,10 +2,9 @@
 /*
  * fpgactl info and reset: one port.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
-
-#include <fpga/nlb0.h>
 
 #include "fpgactl.h"
 
@@ -72,20 +71,102 @@ static void fc_info_irqs(struct fpga_port *port, enum fpga_irq_kind kind,
 		fc_int(key, fmt, n);
 }
 
+void fc_afu_id(const char *afu_id)
+{
+	const char *name = fpga_afu_name_str(afu_id);
+
+	fc_str("afu_id", " afu_id %s", afu_id);
+	if (name)
+		fc_str("afu", " (%s)", name);
+}
+
+/* An FME: its card, ports and the PR interface id its bitstream offers */
+static int fc_info_fme(const struct fpga_fme_ref *ref)
+{
+	uint8_t ifid[FPGA_UUID_SIZE];
+	char s[FPGA_UUID_STR];
+	struct fpga_dev_info d;
+
+	if (fpga_dev_get(FPGA_DEV_FME, ref->id, &d))
+		return fc_lib_err();
+	fc_obj_open(NULL);
+	fc_str("name", "%s:", d.name);
+	fc_str("type", NULL, "fme");
+	fc_int("id", NULL, d.id);
+	if (d.devnode[0])
+		fc_str("dev", " dev %s", d.devnode);
+	if (d.card_id >= 0)
+		fc_int("card_id", " card %" PRId64, d.card_id);
+	if (d.card[0])
+		fc_str("card", " (%s)", d.card);
+	if (d.driver[0])
+		fc_str("driver", " driver %s", d.driver);
+	else
+		fc_str("driver", " (no driver)", NULL);
+	fc_text("\n   ");
+	fc_u64("ports_num", " ports %" PRIu64, d.ports_num);
+	if (d.bitstream_id[0])
+		fc_str("bitstream_id", " bitstream_id %s", d.bitstream_id);
+	/* compat_id, 8-4-4-4-12 as OPAE's fpgainfo and GBS metadata show it */
+	if (!fpga_fme_interface_id(ref, ifid)) {
+		fpga_uuid_str(ifid, s);
+		fc_str("interface_id", " interface_id %s", s);
+	}
+	fc_text("\n");
+	fc_obj_close();
+	return FC_OK;
+}
+
+/*
+ * PORT, or else FME: 0 and *is_fme, or FC_USAGE/FC_FAIL (told the user).
+ * N is a port, as it always was.
+ */
+static int fc_info_lookup(const struct fc_cmd *cmd, const char *spec,
+			  struct fpga_fme_ref *fme, bool *is_fme)
+{
+	struct fpga_port_ref ref;
+	int pret, fret;
+
+	*is_fme = false;
+	pret = fpga_port_lookup(spec, &ref);
+	if (!pret)
+		return FC_OK;
+	/* keep the port's message if the FME's lookup fails too */
+	fret = fpga_fme_lookup(spec, fme);
+	if (!fret) {
+		*is_fme = true;
+		return FC_OK;
+	}
+	/* A number is a port's: that message */
+	if (pret == -EINVAL && fret == -EINVAL &&
+	    strspn(spec, "0123456789") != strlen(spec))
+		return fc_usage_err(cmd, "'%s' is neither a port nor an FME",
+				    spec);
+	if (pret == -EINVAL && fret != -EINVAL)	/* an FME's name */
+		return fc_lib_err();
+	return fc_port_lookup(cmd, spec, &ref);
+}
+
 int fc_cmd_info(const struct fc_cmd *cmd, int argc, char **argv)
 {
 	const struct fpga_port_ref *ref;
 	struct dfl_fpga_port_info pi;
 	struct fpga_port_errors e;
+	struct fpga_fme_ref fme;
 	struct fpga_dev_info d;
 	struct fpga_port *port;
 	struct fc_args a;
 	char name[32];
 	int ret, api;
+	bool is_fme;
 
 	ret = fc_parse_args(cmd, argc, argv, NULL, 1, 1, &a);
+	if (!ret)
+		ret = fc_info_lookup(cmd, a.pos[0], &fme, &is_fme);
 	if (ret)
 		return ret;
+	if (is_fme)
+		return fc_info_fme(&fme);
 	ret = fc_port_open(cmd, a.pos[0], 0, &port);
 	if (ret)
 		return ret;
@@ -113,11 +194,8 @@ int fc_cmd_info(const struct fc_cmd *cmd, int argc, char **argv)
 	if (d.driver[0])
 		fc_str("driver", " driver %s", d.driver);
 	fc_text("\n   ");
-	if (d.afu_id[0]) {
-		fc_str("afu_id", " afu_id %s", d.afu_id);
-		if (!strcmp(d.afu_id, NLB0_AFU_ID))
-			fc_str("afu", " (%s)", "nlb0");
-	}
+	if (d.afu_id[0])
+		fc_afu_id(d.afu_id);
 	fc_info_attr(ref, "power_state", "power_state", " power_state %s");
 	/* none: no IOMMU, DMA and the AFU's registers need CAP_SYS_RAWIO */
 	fc_info_attr(ref, "dma_isolation", "dma_isolation",

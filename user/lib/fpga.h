@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include <linux/fpga-dfl.h>
+#include <linux/fpga-sim.h>
 
 #define FPGA_SYSFS_BUS		"/bus/fpga_dfl/devices"
 #define FPGA_SIM_BUS		"/bus/fpga_sim"
@@ -152,6 +153,157 @@ int fpga_sim_del(uint64_t id);
 int fpga_sim_ports(uint64_t id, int *ports, size_t max);
 /* FME id of card @id, or -ENOENT */
 int fpga_sim_fme(uint64_t id);
+
+/* ---- GBS files and the simulated card's bitstream (lib/gbs.c) ---- */
+
+#define FPGA_UUID_SIZE		16
+#define FPGA_UUID_STR		37	/* 8-4-4-4-12 and a NUL */
+
+/*
+ * A UUID as 32 hex digits (afu_id, compat_id) or 8-4-4-4-12, into 16
+ * bytes in the order of its text form; -EINVAL.
+ */
+int fpga_uuid_parse(const char *s, uint8_t id[FPGA_UUID_SIZE]);
+/* 8-4-4-4-12, lower case */
+void fpga_uuid_str(const uint8_t id[FPGA_UUID_SIZE], char out[FPGA_UUID_STR]);
+/* The AFUs known by name: nlb0, nlb3, helb; NULL for another */
+const char *fpga_afu_name(const uint8_t id[FPGA_UUID_SIZE]);
+/* The same for a UUID string (afu_id's 32 hex digits); NULL, no message */
+const char *fpga_afu_name_str(const char *uuid);
+/* A known AFU's name or a GUID, into @id; -EINVAL */
+int fpga_afu_lookup(const char *name, uint8_t id[FPGA_UUID_SIZE]);
+
+/* A whole regular file of at most @max bytes; *buf is malloc'ed */
+int fpga_read_file(const char *path, size_t max, uint8_t **buf, size_t *size);
+/* Create or replace @path (removed again if writing fails) */
+int fpga_write_file(const char *path, const void *buf, size_t size);
+
+/* The simulated card's bitstream: its header, payload and CRC-32 */
+#define FPGA_SIM_PAYLOAD_MAX	(FPGA_SIM_BS_MAX_SIZE - \
+				 sizeof(struct fpga_sim_bitstream) - 4)
+
+struct fpga_sim_bs_info {
+	bool valid;			/* well formed (the CRC aside) */
+	bool crc_ok;
+	uint8_t interface_id[FPGA_UUID_SIZE];
+	uint8_t afu_id[FPGA_UUID_SIZE];
+	uint32_t flags;
+	uint32_t total_size;
+	uint32_t payload_size;
+	uint32_t crc;			/* as stored */
+};
+
+/* Header, @payload (a multiple of 4 bytes) and CRC; *buf is malloc'ed */
+int fpga_sim_bs_make(const uint8_t interface_id[FPGA_UUID_SIZE],
+		     const uint8_t afu_id[FPGA_UUID_SIZE], const void *payload,
+		     size_t payload_size, uint8_t **buf, size_t *size);
+/*
+ * Check @buf as a simulated card's bitstream, CRC included (info->crc_ok).
+ * -ENOENT (no message) without its magic: not one; -EINVAL malformed.
+ */
+int fpga_sim_bs_check(const void *buf, size_t size,
+		      struct fpga_sim_bs_info *info);
+
+#define FPGA_GBS_GUID		"58656f6e-4650-4741-b747-425376303031"
+#define FPGA_GBS_HDR_SIZE	20	/* GUID, metadata length */
+#define FPGA_GBS_MAGIC_NO	0x1d1f8680	/* afu-image's magic-no */
+#define FPGA_GBS_METADATA_VERSION 1
+#define FPGA_GBS_METADATA_MAX	8192	/* OPAE's xfpga: less than this */
+#define FPGA_GBS_NAME_MAX	255
+#define FPGA_GBS_PLATFORM	"fpga_sim"
+#define FPGA_GBS_FILE_MAX	(1u << 30)
+
+/* What fpga_gbs_make() writes */
+struct fpga_gbs_spec {
+	uint8_t interface_id[FPGA_UUID_SIZE];
+	uint8_t afu_id[FPGA_UUID_SIZE];
+	const char *name;		/* printable ASCII, 1 to 255 */
+	const char *platform;		/* NULL: FPGA_GBS_PLATFORM */
+	const void *payload;		/* model parameters, may be empty */
+	size_t payload_size;
+};
+
+/* An AFU name fpga_gbs_make() takes; -EINVAL */
+int fpga_gbs_name_check(const char *name);
+/* A GBS holding a simulated card's bitstream; *buf is malloc'ed */
+int fpga_gbs_make(const struct fpga_gbs_spec *spec, uint8_t **buf,
+		  size_t *size);
+
+struct fpga_gbs_info {
+	uint32_t metadata_size;
+	int version;
+	char platform[64];		/* "" if absent */
+	int64_t magic_no;
+	char interface_uuid[FPGA_UUID_STR];
+	uint8_t interface_id[FPGA_UUID_SIZE];
+	bool has_power, has_clock_high, has_clock_low;
+	double power, clock_high, clock_low;
+	size_t num_clusters;
+	char name[512];			/* of the first cluster */
+	int total_contexts;
+	char afu_uuid[FPGA_UUID_STR];
+	uint8_t afu_id[FPGA_UUID_SIZE];
+	size_t bitstream_offset;	/* what DFL_FPGA_FME_PORT_PR takes */
+	size_t bitstream_size;
+};
+
+/*
+ * Parse and check a GBS in memory as OPAE would take it.  -ENOENT (no
+ * message) when it does not start with the GBS GUID (a raw bitstream),
+ * -EINVAL when it is malformed.
+ */
+int fpga_gbs_parse(const void *buf, size_t size, struct fpga_gbs_info *info);
+
+/* ---- FMEs and partial reconfiguration (lib/fme.c) ---- */
+
+struct fpga_fme_ref {
+	int id;				/* N of fpga-fme.N: card N's FME */
+	char name[32];			/* fpga-fme.N */
+	char devnode[256];		/* the char device to open */
+	char sysfs[256];		/* the fpga_dfl bus device */
+};
+
+/*
+ * Resolve FME as a user writes it: "N" (card N), "fpga-fme.N",
+ * "dfl-fme.N", "fpga_pmu_N", "fpga_simID" (a simulated card), a PCI
+ * address ("0000:3b:00.0" or "3b:00.0"), a device node or a sysfs path
+ * ending in fpga-fme.N or dfl-fme.N.  -EINVAL: not an FME's name.
+ */
+int fpga_fme_lookup(const char *spec, struct fpga_fme_ref *ref);
+/* Its card's number */
+int fpga_fme_card(const struct fpga_fme_ref *ref);
+/*
+ * The PR interface id, from upstream's compat_id
+ * (dfl-fme-region.K/fpga_region/regionM/compat_id): -ENOENT if none
+ */
+int fpga_fme_interface_id(const struct fpga_fme_ref *ref,
+			  uint8_t id[FPGA_UUID_SIZE]);
+/* errors/pr_err: the PR error bits (fpga_pr_err_bits) */
+int fpga_fme_pr_errors(const struct fpga_fme_ref *ref, uint64_t *pr_err);
+
+struct fpga_bit_name {
+	uint64_t bit;
+	const char *name;		/* for JSON: "crc" */
+	const char *desc;		/* for people: "PR CRC error" */
+};
+
+/* pr_err's bits, ending with a zeroed entry */
+extern const struct fpga_bit_name fpga_pr_err_bits[];
+
+/*
+ * Program port @port (its number on the card) with @buf, the bitstream
+ * alone (no GBS header): DFL_FPGA_FME_PORT_PR.  -EIO: the card refused
+ * it (fpga_fme_pr_errors() says why).
+ */
+int fpga_fme_pr(const struct fpga_fme_ref *ref, unsigned int port,
+		const void *buf, size_t size);
+/*
+ * Wait up to @timeout_ms for port @port of card @card to be there with a
+ * driver (after programming, the port comes back as a new device) and,
+ * unless @afu_id is NULL, with that AFU (32 hex digits).
+ */
+int fpga_port_wait(int card, unsigned int port, const char *afu_id,
+		   unsigned int timeout_ms, struct fpga_dev_info *info);
 
 /* ---- ports ---- */
 

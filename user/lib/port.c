@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fpga.h"
+#include "fpga-int.h"
 #include "probes.h"
 #include "uio.h"
 
@@ -35,22 +36,26 @@ struct fpga_port {
 
 /* ---- lookup ---- */
 
+void fpga_ref_paths(const char *prefix, int id, const char *devnode,
+		    char *dev, size_t dev_size, char *sysfs, size_t sysfs_size)
+{
+	if (devnode)
+		snprintf(dev, dev_size, "%s", devnode);
+	else
+		snprintf(dev, dev_size, "/dev/%s%d", prefix, id);
+	snprintf(sysfs, sysfs_size, "%s" FPGA_SYSFS_BUS "/%s%d",
+		 fpga_sysfs_root(), prefix, id);
+}
+
 static void fpga_port_ref_fill(struct fpga_port_ref *ref, int id,
 			       const char *devnode)
 {
 	ref->id = id;
-	if (devnode)
-		snprintf(ref->devnode, sizeof(ref->devnode), "%s", devnode);
-	else
-		snprintf(ref->devnode, sizeof(ref->devnode),
-			 "/dev/" FPGA_PORT_PREFIX "%d", id);
-	snprintf(ref->sysfs, sizeof(ref->sysfs),
-		 "%s" FPGA_SYSFS_BUS "/" FPGA_PORT_PREFIX "%d",
-		 fpga_sysfs_root(), id);
+	fpga_ref_paths(FPGA_PORT_PREFIX, id, devnode, ref->devnode,
+		       sizeof(ref->devnode), ref->sysfs, sizeof(ref->sysfs));
 }
 
-/* The last path component of @path, ignoring trailing slashes */
-static void fpga_path_base(const char *path, char *out, size_t size)
+void fpga_path_base(const char *path, char *out, size_t size)
 {
 	size_t len = strlen(path);
 	const char *start;
@@ -67,92 +72,73 @@ static void fpga_path_base(const char *path, char *out, size_t size)
 	out[len] = '\0';
 }
 
-/* A char device node: its port from its name, else from /sys/dev/char */
-static int fpga_port_lookup_node(const char *spec, const struct stat *st,
-				 struct fpga_port_ref *ref)
+/* A char device node: its device from its name, else from /sys/dev/char */
+static int fpga_lookup_node(const struct fpga_kind *k, const char *spec,
+			    const struct stat *st, int *id, bool *own_node)
 {
 	char path[PATH_MAX], real[PATH_MAX], name[NAME_MAX + 1];
-	int id;
 
+	*own_node = true;
 	if (realpath(spec, path)) {
 		fpga_path_base(path, name, sizeof(name));
-		if (!fpga_parse_port_name(name, &id)) {
-			fpga_port_ref_fill(ref, id, spec);
+		if (!k->parse(name, id))
 			return 0;
-		}
 	}
 	snprintf(path, sizeof(path), "%s/dev/char/%u:%u", fpga_sysfs_root(),
 		 major(st->st_rdev), minor(st->st_rdev));
 	if (realpath(path, real)) {
-		char *slash;
-
 		fpga_path_base(real, name, sizeof(name));
-		if (!fpga_parse_port_name(name, &id)) {
-			fpga_port_ref_fill(ref, id, spec);
+		if (!k->parse(name, id))
+			return 0;
+		if (k->other_node && !k->other_node(real, id)) {
+			*own_node = false;
 			return 0;
 		}
-		/* uio_fpga's UIO device: .../fpga-port.N/uio/uioX */
-		slash = strrchr(real, '/');
-		if (!strncmp(name, "uio", 3) && slash) {
-			*slash = '\0';
-			slash = strrchr(real, '/');
-			if (slash && !strcmp(slash, "/uio")) {
-				*slash = '\0';
-				fpga_path_base(real, name, sizeof(name));
-				if (!fpga_parse_port_name(name, &id)) {
-					fpga_port_ref_fill(ref, id, NULL);
-					return 0;
-				}
-			}
-		}
 	}
-	return fpga_set_error(ENODEV, "%s is not an FPGA port device", spec);
+	return fpga_set_error(ENODEV, "%s is not an FPGA %s device", spec,
+			      k->what);
 }
 
-int fpga_port_lookup(const char *spec, struct fpga_port_ref *ref)
+int fpga_lookup(const struct fpga_kind *k, const char *spec, int *id,
+		bool *own_node)
 {
 	char name[NAME_MAX + 1];
 	const char *root = fpga_sysfs_root();
 	size_t rlen = strlen(root);
 	struct stat st;
 	uint64_t v;
-	int id;
 
-	memset(ref, 0, sizeof(*ref));
+	*own_node = false;
 	if (!spec || !*spec)
-		return fpga_set_error(EINVAL, "empty port name");
+		return fpga_set_error(EINVAL, "empty %s name", k->what);
 
 	/* N */
 	if (spec[0] >= '0' && spec[0] <= '9' && !strchr(spec, '/')) {
 		if (fpga_parse_u64(spec, &v) || v > INT_MAX)
-			return fpga_set_error(EINVAL,
-					      "'%s' is not a port number", spec);
-		fpga_port_ref_fill(ref, (int)v, NULL);
+			return fpga_set_error(EINVAL, "'%s' is not a %s", spec,
+					      k->number);
+		*id = (int)v;
 		return 0;
 	}
 
 	/* fpga-port.N */
 	if (!strchr(spec, '/')) {
-		if (!fpga_parse_port_name(spec, &id)) {
-			fpga_port_ref_fill(ref, id, NULL);
+		if (!k->parse(spec, id))
 			return 0;
-		}
-		return fpga_set_error(EINVAL,
-				      "'%s' is not a port (give N, fpga-port.N, dfl-port.N, /dev/fpga-port.N, /dev/dfl-port.N or a sysfs path)",
-				      spec);
+		return fpga_set_error(EINVAL, "'%s' is not %s (give %s)", spec,
+				      k->a_what, k->forms);
 	}
 
 	/* a sysfs path: /sys/.../fpga-port.N */
 	if (!strncmp(spec, root, rlen) && spec[rlen] == '/') {
 		fpga_path_base(spec, name, sizeof(name));
-		if (fpga_parse_port_name(name, &id))
+		if (k->parse(name, id))
 			return fpga_set_error(EINVAL,
-					      "%s is not a port in sysfs (expected .../fpga-port.N or .../dfl-port.N)",
-					      spec);
+					      "%s is not %s in sysfs (expected .../%s)",
+					      spec, k->a_what, k->expect);
 		if (stat(spec, &st))
 			return fpga_set_error(errno, "%s: %s", spec,
 					      strerror(errno));
-		fpga_port_ref_fill(ref, id, NULL);
 		return 0;
 	}
 
@@ -161,17 +147,56 @@ int fpga_port_lookup(const char *spec, struct fpga_port_ref *ref)
 		int err = errno;
 
 		fpga_path_base(spec, name, sizeof(name));
-		if (err == ENOENT &&
-		    !fpga_parse_port_name(name, &id))
-			return fpga_set_error(err,
-					      "%s: %s (is the port driver loaded?)",
-					      spec, strerror(err));
+		if (err == ENOENT && !k->parse(name, id))
+			return fpga_set_error(err, "%s: %s (is %s loaded?)",
+					      spec, strerror(err), k->driver);
 		return fpga_set_error(err, "%s: %s", spec, strerror(err));
 	}
 	if (!S_ISCHR(st.st_mode))
 		return fpga_set_error(ENODEV, "%s is not a character device",
 				      spec);
-	return fpga_port_lookup_node(spec, &st, ref);
+	return fpga_lookup_node(k, spec, &st, id, own_node);
+}
+
+/* uio_fpga's UIO device: .../fpga-port.N/uio/uioX */
+static int fpga_port_uio_node(char *real, int *id)
+{
+	char name[NAME_MAX + 1], *slash;
+
+	slash = strrchr(real, '/');
+	if (!slash || strncmp(slash + 1, "uio", 3))
+		return -ENODEV;
+	*slash = '\0';
+	slash = strrchr(real, '/');
+	if (!slash || strcmp(slash, "/uio"))
+		return -ENODEV;
+	*slash = '\0';
+	fpga_path_base(real, name, sizeof(name));
+	return fpga_parse_port_name(name, id) ? -ENODEV : 0;
+}
+
+static const struct fpga_kind fpga_port_kind = {
+	.what = "port",
+	.a_what = "a port",
+	.number = "port number",
+	.forms = "N, fpga-port.N, dfl-port.N, /dev/fpga-port.N, /dev/dfl-port.N or a sysfs path",
+	.expect = "fpga-port.N or .../dfl-port.N",
+	.driver = "the port driver",
+	.parse = fpga_parse_port_name,
+	.other_node = fpga_port_uio_node,
+};
+
+int fpga_port_lookup(const char *spec, struct fpga_port_ref *ref)
+{
+	bool own_node;
+	int id, ret;
+
+	memset(ref, 0, sizeof(*ref));
+	ret = fpga_lookup(&fpga_port_kind, spec, &id, &own_node);
+	if (ret)
+		return ret;
+	fpga_port_ref_fill(ref, id, own_node ? spec : NULL);
+	return 0;
 }
 
 /* ---- open and ioctls ---- */

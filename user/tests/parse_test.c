@@ -10,18 +10,7 @@
 #include <string.h>
 
 #include "fpga.h"
-
-static int test_num, test_fail;
-
-static void check(int cond, const char *what, const char *input)
-{
-	test_num++;
-	if (!cond)
-		test_fail++;
-	printf("%sok %d %s '%s'\n", cond ? "" : "not ", test_num, what, input);
-	if (!cond)
-		printf("# last library message: %s\n", fpga_errmsg());
-}
+#include "ktap.h"
 
 static void u64_ok(const char *s, uint64_t want)
 {
@@ -204,7 +193,5 @@ int main(void)
 	      fpga_errno() == EBUSY && !strcmp(fpga_errmsg(), "x 1"),
 	      "error message and errno are kept", "x 1");
 
-	printf("1..%d\n", test_num);
-	printf("# %d passed, %d failed\n", test_num - test_fail, test_fail);
-	return test_fail ? 1 : 0;
+	return ktap_done();
 }
