@@ -4,7 +4,8 @@
 # What "make demo" shows inside the VM: the modules loading from their DKMS
 # install, a simulated card being created and enumerated, and fpgactl
 # driving it: info, MMIO, a DMA loopback through the card's IOMMU counted
-# by perf on the card's PMU, an interrupt, error injection, OPAE's
+# by perf on the card's PMU, an interrupt, error injection, partial
+# reconfiguration of a port from a GBS file, OPAE's
 # fpgainfo and hello_fpga unchanged (when make opae built them), and
 # hot-unplug.
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; sh -c "$*"; }
@@ -21,6 +22,10 @@ step "perf stat -a -e fpga_pmu/dma_rd_bytes/,fpga_pmu/dma_wr_bytes/ -- fpgactl d
 step "(sleep 0.5; fpgactl mmio write 0 0x180 1) & fpgactl irq wait 0 --timeout 5000"
 step "echo 0x4 > /sys/bus/fpga_sim/devices/fpga_sim1/port0/inject_error; fpgactl errors 0"
 step "fpgactl errors 0 --clear && fpgactl -j errors 0"
+# Partial reconfiguration: a GBS for the simulated card, loaded into port 1
+step "fpgactl gbs make afu nlb0 out /tmp/nlb0.gbs && fpgactl info fpga-fme.0"
+step "fpgactl pr fpga-fme.0 /tmp/nlb0.gbs port 1 && fpgactl dma loopback 1 --size 1M"
+step "fpgactl gbs make afu nlb0 interface 5b974f33-1a2b-49ff-ab36-c38ef191463b out /tmp/other.gbs; fpgactl pr fpga-fme.0 /tmp/other.gbs port 1 force    # built for another card: refused, the AFU stays"
 if command -v hello_fpga > /dev/null; then
 	# OPAE finds the card by its PCI function: its ids are in fpga-tools' opae.cfg
 	export LIBOPAE_CFGFILE=/usr/share/fpga-suite/opae.cfg
