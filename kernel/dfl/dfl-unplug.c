@@ -13,6 +13,7 @@
  * so a reader must never wait for a removal in progress.
  */
 #include <linux/module.h>
+#include <linux/poll.h>
 
 #include <fpga-suite/dfl-core.h>
 
@@ -25,6 +26,7 @@
 int fpga_dfl_unplug_init(struct fpga_dfl_unplug *up)
 {
 	up->gone = false;
+	init_waitqueue_head(&up->gone_wait);
 	return init_srcu_struct(&up->srcu);
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_unplug_init);
@@ -54,5 +56,27 @@ void fpga_dfl_unplug(struct fpga_dfl_unplug *up)
 {
 	WRITE_ONCE(up->gone, true);
 	synchronize_srcu(&up->srcu);
+	wake_up_all(&up->gone_wait);
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_unplug);
+
+/**
+ * fpga_dfl_unplug_poll() - a file's poll() mask from its device's guard
+ * @up: the guard
+ * @file: the file polled
+ * @wait: the poll table
+ *
+ * A file of a device that went away (unplugged, programmed, its driver
+ * unbound) polls EPOLLHUP | EPOLLERR, as a hung-up line does: a program
+ * that waits on an eventfd of the device and on the file learns that no
+ * interrupt will come.  Until then the file has no events of its own.
+ *
+ * Return: the mask.
+ */
+__poll_t fpga_dfl_unplug_poll(struct fpga_dfl_unplug *up, struct file *file,
+			      poll_table *wait)
+{
+	poll_wait(file, &up->gone_wait, wait);
+	return READ_ONCE(up->gone) ? EPOLLHUP | EPOLLERR : 0;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_unplug_poll);

@@ -152,12 +152,21 @@ static long fpga_fme_ioctl(struct file *file, unsigned int cmd,
 	return -EINVAL;
 }
 
+/* EPOLLHUP once the FME is gone: see fpga_dfl_unplug_poll() */
+static __poll_t fpga_fme_poll(struct file *file, poll_table *wait)
+{
+	struct fpga_fme *fme = file->private_data;
+
+	return fpga_dfl_unplug_poll(&fme->unplug, file, wait);
+}
+
 static const struct file_operations fpga_fme_fops = {
 	.owner		= THIS_MODULE,
 	.open		= fpga_fme_open,
 	.release	= fpga_fme_release,
 	.unlocked_ioctl	= fpga_fme_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
+	.poll		= fpga_fme_poll,
 	.llseek		= noop_llseek,
 };
 

@@ -230,6 +230,14 @@ static long fpga_port_ioctl(struct file *file, unsigned int cmd,
 	return -EINVAL;
 }
 
+/* EPOLLHUP once the port is gone: see fpga_dfl_unplug_poll() */
+static __poll_t fpga_port_poll(struct file *file, poll_table *wait)
+{
+	struct fpga_port_file *pf = file->private_data;
+
+	return fpga_dfl_unplug_poll(&pf->port->unplug, file, wait);
+}
+
 static const struct file_operations fpga_port_fops = {
 	.owner		= THIS_MODULE,
 	.open		= fpga_port_open,
@@ -237,6 +245,7 @@ static const struct file_operations fpga_port_fops = {
 	.unlocked_ioctl	= fpga_port_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.mmap		= fpga_port_mmap,
+	.poll		= fpga_port_poll,
 	.llseek		= noop_llseek,
 };
 

@@ -8,7 +8,9 @@
  */
 #define _GNU_SOURCE
 #include <glob.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sys/eventfd.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -357,6 +359,99 @@ TEST_F(pr, users_of_the_port_are_cut_off)
 	munmap((void *)afu, NLB_AFU_SIZE);
 	close(fd);
 	/* A new open reaches the new AFU */
+	loopback(_metadata, self);
+}
+
+struct irq_waiter {
+	int port_fd;
+	int efd;
+	short port_revents;
+	int efd_ready;
+	double waited_ms;
+};
+
+/* Wait for a user interrupt, or for the port to go, 20 s at most */
+static void *irq_wait(void *arg)
+{
+	struct irq_waiter *w = arg;
+	struct pollfd pfd[2] = {
+		{ .fd = w->efd, .events = POLLIN },
+		{ .fd = w->port_fd, .events = POLLIN },
+	};
+	double t0 = now_ms();
+
+	if (poll(pfd, 2, 20000) >= 0) {
+		w->efd_ready = pfd[0].revents & POLLIN;
+		w->port_revents = pfd[1].revents;
+	}
+	w->waited_ms = now_ms() - t0;
+	return NULL;
+}
+
+TEST_F(pr, interrupt_waiter_learns_the_port_went)
+{
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = 0, .count = 1 } };
+	struct irq_waiter w = { .port_revents = -1 };
+	char dev[64];
+	pthread_t t;
+
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", self->num);
+	w.port_fd = open(dev, O_RDWR);
+	ASSERT_GE(w.port_fd, 0);
+	w.efd = eventfd(0, EFD_CLOEXEC);
+	ASSERT_GE(w.efd, 0);
+	set.fd = w.efd;
+	ASSERT_EQ(0, ioctl(w.port_fd, DFL_FPGA_PORT_UINT_SET_IRQ, &set));
+	ASSERT_EQ(0, pthread_create(&t, NULL, irq_wait, &w));
+	usleep(200000);
+	ASSERT_EQ(0, program(self, NLB0_ID, FPGA_SIM_INTERFACE_ID));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	/* No interrupt, but the port's file hung up, well before 20 s */
+	EXPECT_EQ(0, w.efd_ready);
+	EXPECT_TRUE(w.port_revents & POLLHUP);
+	EXPECT_LT(w.waited_ms, 15000);
+	close(w.efd);
+	close(w.port_fd);
+	loopback(_metadata, self);
+}
+
+TEST_F(pr, dma_in_flight)
+{
+	struct dma_buf src = { 0 }, dst = { 0 }, dsm = { 0 };
+	uint64_t len = 32 << 20;
+	volatile uint64_t *afu;
+	char dev[64];
+	int fd, i;
+
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", self->num);
+	fd = open(dev, O_RDWR);
+	ASSERT_GE(fd, 0);
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   0);
+	ASSERT_NE(MAP_FAILED, afu);
+	ASSERT_EQ(0, dma_buf_alloc(fd, len, &src));
+	ASSERT_EQ(0, dma_buf_alloc(fd, len, &dst));
+	ASSERT_EQ(0, dma_buf_alloc(fd, 4096, &dsm));
+	memset(src.va, 0x3c, len);
+	nlb_start(afu, dsm.iova, src.iova, dst.iova, len / NLB_CACHE_LINE, 0);
+	/* Program while the engine copies */
+	for (i = 0; i < 10000 && !nlb_read(afu, NLB_STATUS1); i++)
+		usleep(10);
+	EXPECT_NE(0, nlb_read(afu, NLB_STATUS1)) {
+		TH_LOG("the copy was over before the programming");
+	}
+	ASSERT_EQ(0, program(self, NLB0_ID, FPGA_SIM_INTERFACE_ID));
+	/* The run was cut short: no DSM, and the mappings are gone */
+	EXPECT_EQ(0, ((volatile uint64_t *)dsm.va)[NLB_DSM_STATUS / 8] & 1);
+	EXPECT_EQ(-ENODEV, dma_unmap(fd, src.iova));
+	munmap(src.va, src.len);
+	munmap(dst.va, dst.len);
+	munmap(dsm.va, dsm.len);
+	munmap((void *)afu, NLB_AFU_SIZE);
+	close(fd);
 	loopback(_metadata, self);
 }
 

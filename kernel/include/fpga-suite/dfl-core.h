@@ -19,7 +19,9 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/srcu.h>
+#include <linux/poll.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include <fpga-suite/dfl-regs.h>
@@ -112,15 +114,20 @@ struct fpga_dfl_feature {
  * struct fpga_dfl_unplug - the unplug guard (dfl-unplug.c)
  * @srcu:	read sections around every access to the hardware
  * @gone:	set by fpga_dfl_unplug(); no section is entered after it
+ * @gone_wait:	woken by fpga_dfl_unplug(), for poll()
  */
 struct fpga_dfl_unplug {
 	struct srcu_struct srcu;
 	bool gone;
+	wait_queue_head_t gone_wait;
 };
 
 int fpga_dfl_unplug_init(struct fpga_dfl_unplug *up);
 void fpga_dfl_unplug_cleanup(struct fpga_dfl_unplug *up);
 void fpga_dfl_unplug(struct fpga_dfl_unplug *up);
+struct file;
+__poll_t fpga_dfl_unplug_poll(struct fpga_dfl_unplug *up, struct file *file,
+			      poll_table *wait);
 
 /**
  * fpga_dfl_hw_enter() - enter a section of @up, to touch the hardware
