@@ -4,7 +4,7 @@
  *
  * Layout of the window (one BAR):
  *   0x00000  FME header -> global error -> global performance -> counter
- *            bank (EOL), 4 KiB apart
+ *            bank, 4 KiB apart, -> thermal (0x5000) -> power (0x6000, EOL)
  *   P        port header -> port error -> user interrupts (EOL)
  *   P+64K    AFU (NLB0), PORT_CAP.MMIO_SIZE long
  * with P = 64K + n * (64K + AFU size) for port n.
@@ -84,7 +84,9 @@ static void fpga_sim_layout_fme(struct fpga_sim *sim)
 	fpga_sim_write(sim, FPGA_SIM_FME_IPERF,
 		       fpga_sim_dfh(DFH_TYPE_PRIVATE,
 				    FME_FEATURE_ID_GLOBAL_IPERF, SZ_4K, false));
-	fpga_sim_cntr_layout(sim, SZ_4K, true);
+	fpga_sim_cntr_layout(sim, FPGA_SIM_FME_THERMAL - FPGA_SIM_FME_COUNTERS,
+			     false);
+	fpga_sim_sensors_layout(sim);
 }
 
 static void fpga_sim_layout_port(struct fpga_sim *sim, unsigned int n)

@@ -39,6 +39,8 @@
 #define FPGA_SIM_FME_GLOBAL_ERR		SZ_4K
 #define FPGA_SIM_FME_IPERF		(2 * SZ_4K)
 #define FPGA_SIM_FME_COUNTERS		(3 * SZ_4K)
+#define FPGA_SIM_FME_THERMAL		(5 * SZ_4K)
+#define FPGA_SIM_FME_POWER		(6 * SZ_4K)
 #define FPGA_SIM_PORT_ERR		SZ_4K	/* from the port header */
 #define FPGA_SIM_PORT_UINT		(2 * SZ_4K)
 
@@ -120,6 +122,24 @@ struct fpga_sim_port {
 };
 
 /**
+ * struct fpga_sim_sensors - the card's temperature and power (sim-sensors.c)
+ * @last_ms:	when the model last advanced them (coarse monotonic time)
+ * @dma_bytes:	the card's DMA bytes (read + written) then
+ * @power_mw:	power drawn, in milliwatts
+ * @heat_mc:	temperature above the air around the card, millidegrees C
+ * @ambient:	the air's temperature, degrees C (a sysfs knob)
+ *
+ * Only the model thread changes them, but for @ambient.
+ */
+struct fpga_sim_sensors {
+	u64 last_ms;
+	u64 dma_bytes;
+	u32 power_mw;
+	u32 heat_mc;
+	unsigned int ambient;
+};
+
+/**
  * struct fpga_sim - one simulated card
  * @dev:	the card device on the fpga_sim bus
  * @id:		the id user space gave in new_device
@@ -141,6 +161,7 @@ struct fpga_sim_port {
  * @fme_injected: the RAS injection bits the model last acted on
  * @cntr_lock:	serialises counter updates (one writer at a time)
  * @t0:		when the counter bank's clock was 0
+ * @sensors:	the thermal and power model
  * @irq:	interrupt controller
  * @translated:	the card has its IOMMU; without it (the iommu parameter
  *		was off when the card was made) DMA addresses are physical
@@ -168,6 +189,7 @@ struct fpga_sim {
 	/* Counter bank updates */
 	spinlock_t cntr_lock;
 	ktime_t t0;
+	struct fpga_sim_sensors sensors;
 	struct fpga_sim_irq irq;
 	bool translated;
 	struct device *dma_devs[FPGA_SIM_MAX_PORTS];
@@ -275,5 +297,11 @@ void fpga_sim_cntr_tick(struct fpga_sim *sim);
 u64 fpga_sim_cntr_clocks(struct fpga_sim *sim, ktime_t start);
 u64 fpga_sim_cntr_get(struct fpga_sim *sim, unsigned int port,
 		      unsigned int event);
+
+/* sim-sensors.c */
+void fpga_sim_sensors_layout(struct fpga_sim *sim);
+void fpga_sim_sensors_tick(struct fpga_sim *sim);
+void fpga_sim_sensors_step(struct fpga_sim *sim, unsigned int ticks);
+extern const struct attribute_group fpga_sim_sensors_group;
 
 #endif /* _FPGA_SIM_H */
