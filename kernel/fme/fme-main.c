@@ -7,7 +7,8 @@
  * bitstream_id, ...) and the global errors (fme-error.c).  Partial
  * reconfiguration and SR-IOV port assignment are not offered: those
  * ioctls get -EINVAL, as upstream answers for a feature the FME does not
- * have.  A card with a counter bank gets a perf PMU (fme-pmu.c).
+ * have.  A card with a counter bank gets a perf PMU (fme-pmu.c), one with
+ * the thermal and power management features hwmon devices (fme-hwmon.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -309,6 +310,7 @@ static int fpga_fme_probe(struct fpga_dfl_device *fdev)
 	if (ret)
 		goto err_remove_pmu;
 	fpga_fme_dfl_node_add(fme, fdev);
+	fpga_fme_hwmon_add(fme, fdev);
 	return 0;
 
 err_remove_pmu:
@@ -325,6 +327,7 @@ static void fpga_fme_remove(struct fpga_dfl_device *fdev)
 {
 	struct fpga_fme *fme = dev_get_drvdata(&fdev->dev);
 
+	fpga_fme_hwmon_remove(fme);
 	fpga_pmu_card_remove(fme->pmu);
 	fpga_dfl_node_del(fme->dfl_node);
 	cdev_device_del(&fme->cdev, &fme->chardev);
