@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The FME's thermal and power management features as hwmon devices
+ * (fpga_fme's fme-hwmon.c), on a simulated card and on the VM's PCI card
+ * "basic" (selftests/fpga/pci-cards/basic.json has both features):
+ * dfl_fme_thermal and dfl_fme_power under dfl-fme.N/hwmon/, their parent
+ * the card's PCI function (where lm-sensors looks), upstream's files and
+ * units, values in range; a power threshold out of range is refused with
+ * EINVAL and only root may set one; NLB0 traffic heats the simulated card
+ * and idling cools it; the alarms follow the thresholds; power1_ltr
+ * follows the ports; and a file open across the card's removal fails
+ * with ENODEV.
+ */
+#include <glob.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "nlb_util.h"
+#include "pci_util.h"
+#include "perf_util.h"
+
+#define REGIONS		"/sys/class/fpga_region"
+#define HWMON_CLASS	"/sys/class/hwmon"
+/* The simulated card at rest, in 35 degree air (Documentation/sim-card.md) */
+#define SIM_IDLE_MC	45000
+#define SIM_IDLE_UW	20000000
+
+/* dfl-fme.@num/hwmon/hwmonX named @name, into @out; 0 or -ENOENT */
+static int fme_hwmon(int num, const char *name, char *out, size_t size)
+{
+	char pat[128], path[512], buf[64];
+	int ret = -ENOENT;
+	glob_t g;
+	size_t i;
+
+	snprintf(pat, sizeof(pat), REGIONS "/region*/dfl-fme.%d/hwmon/hwmon*",
+		 num);
+	if (glob(pat, 0, NULL, &g))
+		return -ENOENT;
+	for (i = 0; i < g.gl_pathc && ret; i++) {
+		snprintf(path, sizeof(path), "%s/name", g.gl_pathv[i]);
+		if (!sysfs_read(path, buf, sizeof(buf)) && !strcmp(buf, name)) {
+			snprintf(out, size, "%s", g.gl_pathv[i]);
+			ret = 0;
+		}
+	}
+	globfree(&g);
+	return ret;
+}
+
+/* @dir/@file: @dir is one of the fixtures' (256 bytes), @out 512 */
+static void hw_path(const char *dir, const char *file, char *out, size_t size)
+{
+	snprintf(out, size, "%.255s/%.200s", dir, file);
+}
+
+static long long hw_read(const char *dir, const char *file)
+{
+	char path[PATH_MAX];
+
+	hw_path(dir, file, path, sizeof(path));
+	return sysfs_read_num(path);
+}
+
+static int hw_write(const char *dir, const char *file, const char *val)
+{
+	char path[PATH_MAX];
+
+	hw_path(dir, file, path, sizeof(path));
+	return sysfs_write(path, val);
+}
+
+static int hw_mode(const char *dir, const char *file)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	hw_path(dir, file, path, sizeof(path));
+	return stat(path, &st) ? -errno : (int)(st.st_mode & 0777);
+}
+
+/* Until @dir/@file reads @want (the model moves every 10 ms), or @ms */
+static long long hw_wait(const char *dir, const char *file, long long want,
+			 int ms)
+{
+	long long v = hw_read(dir, file);
+
+	for (; v != want && ms > 0; ms -= 10) {
+		usleep(10000);
+		v = hw_read(dir, file);
+	}
+	return v;
+}
+
+/* The device the hwmon device @dir hangs off, resolved */
+static int hw_parent(const char *dir, char *out)
+{
+	char path[PATH_MAX];
+
+	hw_path(dir, "device", path, sizeof(path));
+	return realpath(path, out) ? 0 : -errno;
+}
+
+/* @dir/@file written @val (or read, if NULL) by user nobody: 0 or -errno */
+static int as_nobody(const char *dir, const char *file, const char *val)
+{
+	char path[PATH_MAX], buf[64];
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(255);
+		hw_path(dir, file, path, sizeof(path));
+		_exit(val ? -sysfs_write(path, val) :
+			    -sysfs_read(path, buf, sizeof(buf)));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -ECHILD;
+	return -WEXITSTATUS(status);
+}
+
+FIXTURE(sensors) {
+	unsigned int card;
+	bool added;
+	int num;
+	char thermal[256];
+	char power[256];
+	char sim[128];
+};
+
+FIXTURE_SETUP(sensors)
+{
+	if (!path_exists(HWMON_CLASS))
+		SKIP(return, "the kernel has no hwmon (Debian's cloud flavour)");
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port && "
+			     "modprobe fpga_fme"));
+	self->card = sim_random_id();
+	ASSERT_EQ(0, sim_add(self->card, 2));
+	self->added = true;
+	snprintf(self->sim, sizeof(self->sim), SIM_BUS "/devices/fpga_sim%u",
+		 self->card);
+	self->num = sim_card_number(self->card);
+	ASSERT_GE(self->num, 0);
+	ASSERT_EQ(0, fme_hwmon(self->num, "dfl_fme_thermal", self->thermal,
+			       sizeof(self->thermal)));
+	ASSERT_EQ(0, fme_hwmon(self->num, "dfl_fme_power", self->power,
+			       sizeof(self->power)));
+}
+
+FIXTURE_TEARDOWN(sensors)
+{
+	if (self->added)
+		sim_del(self->card);
+	run_cmd("modprobe -r fpga_fme fpga_port fpga_sim fpga_dfl");
+}
+
+/* Both devices, hanging off the card's PCI function, in the hwmon class */
+TEST_F(sensors, devices)
+{
+	char fn[PATH_MAX], parent[PATH_MAX], path[PATH_MAX], real[PATH_MAX];
+	const char *devs[] = { self->thermal, self->power };
+
+	snprintf(path, sizeof(path), "%s/pci_function", self->sim);
+	ASSERT_NE(NULL, realpath(path, fn));
+	for (size_t i = 0; i < ARRAY_SIZE(devs); i++) {
+		ASSERT_EQ(0, hw_parent(devs[i], parent));
+		EXPECT_STREQ(fn, parent);
+		snprintf(path, sizeof(path), HWMON_CLASS "/%s",
+			 strrchr(devs[i], '/') + 1);
+		ASSERT_NE(NULL, realpath(path, real));
+		EXPECT_STREQ(real, realpath(devs[i], path));
+	}
+}
+
+/* Upstream's files, units and modes; the card at rest */
+TEST_F(sensors, thermal_files)
+{
+	static const char *const ro[] = {
+		"temp1_input", "temp1_max", "temp1_crit", "temp1_emergency",
+		"temp1_max_alarm", "temp1_crit_alarm", "temp1_max_policy",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(ro); i++) {
+		EXPECT_EQ(0444, hw_mode(self->thermal, ro[i])) TH_LOG("%s", ro[i]);
+		EXPECT_NE(0, hw_write(self->thermal, ro[i], "1"))
+			TH_LOG("%s took a write", ro[i]);
+	}
+	EXPECT_EQ(SIM_IDLE_MC, hw_read(self->thermal, "temp1_input"));
+	EXPECT_EQ(80000, hw_read(self->thermal, "temp1_max"));
+	EXPECT_EQ(90000, hw_read(self->thermal, "temp1_crit"));
+	EXPECT_EQ(100000, hw_read(self->thermal, "temp1_emergency"));
+	EXPECT_EQ(0, hw_read(self->thermal, "temp1_max_alarm"));
+	EXPECT_EQ(0, hw_read(self->thermal, "temp1_crit_alarm"));
+	EXPECT_EQ(1, hw_read(self->thermal, "temp1_max_policy"));
+}
+
+TEST_F(sensors, power_files)
+{
+	static const char *const ro[] = {
+		"power1_input", "power1_max_alarm", "power1_crit_alarm",
+		"power1_xeon_limit", "power1_fpga_limit", "power1_ltr",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(ro); i++) {
+		EXPECT_EQ(0444, hw_mode(self->power, ro[i])) TH_LOG("%s", ro[i]);
+	}
+	EXPECT_EQ(0644, hw_mode(self->power, "power1_max"));
+	EXPECT_EQ(0644, hw_mode(self->power, "power1_crit"));
+	EXPECT_EQ(SIM_IDLE_UW, hw_read(self->power, "power1_input"));
+	EXPECT_EQ(80000000, hw_read(self->power, "power1_max"));
+	EXPECT_EQ(95000000, hw_read(self->power, "power1_crit"));
+	EXPECT_EQ(0, hw_read(self->power, "power1_max_alarm"));
+	EXPECT_EQ(0, hw_read(self->power, "power1_crit_alarm"));
+	EXPECT_EQ(0, hw_read(self->power, "power1_xeon_limit"));
+	EXPECT_EQ(100000000, hw_read(self->power, "power1_fpga_limit"));
+	EXPECT_EQ(0, hw_read(self->power, "power1_ltr"));
+}
+
+/*
+ * Thresholds in microwatts, kept in whole watts, 0..127 W: anything else
+ * is EINVAL (upstream would clamp), and only root may set them
+ */
+TEST_F(sensors, threshold_write_validated)
+{
+	static const char *const bad[] = {
+		"-1", "128000000", "1000000000000", "abc", "12W",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, hw_write(self->power, "power1_max", bad[i]))
+			TH_LOG("power1_max took '%s'", bad[i]);
+		EXPECT_EQ(-EINVAL, hw_write(self->power, "power1_crit", bad[i]))
+			TH_LOG("power1_crit took '%s'", bad[i]);
+	}
+	EXPECT_EQ(80000000, hw_read(self->power, "power1_max"));
+	EXPECT_EQ(95000000, hw_read(self->power, "power1_crit"));
+
+	EXPECT_EQ(0, hw_write(self->power, "power1_crit", "127999999"));
+	EXPECT_EQ(127000000, hw_read(self->power, "power1_crit"));
+	EXPECT_EQ(0, hw_write(self->power, "power1_max", "0"));
+	EXPECT_EQ(0, hw_read(self->power, "power1_max"));
+	EXPECT_EQ(0, hw_write(self->power, "power1_max", "30500000"));
+	EXPECT_EQ(30000000, hw_read(self->power, "power1_max"));
+	/* The other threshold is left alone */
+	EXPECT_EQ(127000000, hw_read(self->power, "power1_crit"));
+
+	EXPECT_EQ(-EACCES, as_nobody(self->power, "power1_max", "1000000"));
+	EXPECT_EQ(30000000, hw_read(self->power, "power1_max"));
+	EXPECT_EQ(0, as_nobody(self->power, "power1_max", NULL));
+	EXPECT_EQ(0, as_nobody(self->thermal, "temp1_input", NULL));
+}
+
+/* A threshold at or below the power drawn raises its alarm, and only it */
+TEST_F(sensors, power_alarms)
+{
+	ASSERT_EQ(0, hw_write(self->power, "power1_max", "10000000"));
+	EXPECT_EQ(1, hw_wait(self->power, "power1_max_alarm", 1, 2000));
+	EXPECT_EQ(0, hw_read(self->power, "power1_crit_alarm"));
+	ASSERT_EQ(0, hw_write(self->power, "power1_crit", "20000000"));
+	EXPECT_EQ(1, hw_wait(self->power, "power1_crit_alarm", 1, 2000));
+	/* 0 turns a threshold off */
+	ASSERT_EQ(0, hw_write(self->power, "power1_max", "0"));
+	ASSERT_EQ(0, hw_write(self->power, "power1_crit", "95000000"));
+	EXPECT_EQ(0, hw_wait(self->power, "power1_max_alarm", 0, 2000));
+	EXPECT_EQ(0, hw_wait(self->power, "power1_crit_alarm", 0, 2000));
+}
+
+/* The FIM's thermal thresholds, crossed in a hotter room (sensors/ambient) */
+TEST_F(sensors, thermal_alarms)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/sensors/ambient", self->sim);
+	EXPECT_EQ(35, sysfs_read_num(path));
+	EXPECT_EQ(-EINVAL, sysfs_write(path, "101"));
+	EXPECT_EQ(-EINVAL, sysfs_write(path, "-1"));
+	EXPECT_EQ(-EINVAL, sysfs_write(path, "warm"));
+
+	ASSERT_EQ(0, sysfs_write(path, "70"));
+	EXPECT_EQ(80000, hw_wait(self->thermal, "temp1_input", 80000, 2000));
+	EXPECT_EQ(1, hw_wait(self->thermal, "temp1_max_alarm", 1, 2000));
+	EXPECT_EQ(0, hw_read(self->thermal, "temp1_crit_alarm"));
+	ASSERT_EQ(0, sysfs_write(path, "80"));
+	EXPECT_EQ(1, hw_wait(self->thermal, "temp1_crit_alarm", 1, 2000));
+	EXPECT_EQ(1, hw_read(self->thermal, "temp1_max_alarm"));
+	ASSERT_EQ(0, sysfs_write(path, "35"));
+	EXPECT_EQ(0, hw_wait(self->thermal, "temp1_max_alarm", 0, 2000));
+	EXPECT_EQ(0, hw_read(self->thermal, "temp1_crit_alarm"));
+	EXPECT_EQ(SIM_IDLE_MC, hw_read(self->thermal, "temp1_input"));
+}
+
+/* power1_ltr: every port's AFU tolerates latency (dfl-port.N/ltr) */
+TEST_F(sensors, ltr_follows_ports)
+{
+	int port;
+
+	for (unsigned int i = 0; i < 2; i++) {
+		EXPECT_EQ(0, hw_wait(self->power, "power1_ltr", 0, 2000));
+		port = sim_port_number_at(self->card, i);
+		ASSERT_GE(port, 0);
+		ASSERT_EQ(0, run_cmd("echo 1 > " REGIONS "/region*/dfl-port.%d/ltr",
+				     port));
+	}
+	EXPECT_EQ(1, hw_wait(self->power, "power1_ltr", 1, 2000));
+}
+
+/*
+ * NLB0 copies on port 0 until the card draws 5 W and is 2 degrees more
+ * than at rest (30 s at most), then it cools back down
+ */
+TEST_F(sensors, activity_heats)
+{
+	long long temp = 0, watts = 0, t0, w0;
+	struct dma_buf dsm = { 0 }, src = { 0 }, dst = { 0 };
+	volatile uint64_t *afu;
+	const uint64_t len = 32 << 20;
+	char dev[64];
+	double end;
+	int fd, runs = 0;
+
+	t0 = hw_read(self->thermal, "temp1_input");
+	w0 = hw_read(self->power, "power1_input");
+	EXPECT_EQ(SIM_IDLE_MC, t0);
+	EXPECT_EQ(SIM_IDLE_UW, w0);
+
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d",
+		 sim_port_number(self->card));
+	fd = open(dev, O_RDWR);
+	ASSERT_GE(fd, 0);
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, afu);
+	ASSERT_EQ(0, dma_buf_alloc(fd, 4096, &dsm));
+	ASSERT_EQ(0, dma_buf_alloc(fd, len, &src));
+	ASSERT_EQ(0, dma_buf_alloc(fd, len, &dst));
+	memset(src.va, 0xa5, len);
+
+	for (end = now_ms() + 30000; now_ms() < end; runs++) {
+		memset(dsm.va, 0, 4096);
+		nlb_start(afu, dsm.iova, src.iova, dst.iova,
+			  len / NLB_CACHE_LINE, NLB_CFG_HELLO);
+		ASSERT_EQ(0, nlb_wait(afu, dsm.va, 60000));
+		temp = hw_read(self->thermal, "temp1_input");
+		watts = hw_read(self->power, "power1_input");
+		if (temp >= t0 + 2000 && watts >= w0 + 5000000)
+			break;
+	}
+	TH_LOG("%d runs of %llu MiB: %lld mC, %lld uW", runs + 1,
+	       (unsigned long long)len >> 20, temp, watts);
+	EXPECT_GE(temp, t0 + 2000);
+	EXPECT_GE(watts, w0 + 5000000);
+	EXPECT_LE(watts, 100000000);	/* the FPGA limit */
+	EXPECT_LE(temp, 85000);		/* what the limit gives in 35 degrees */
+	EXPECT_EQ(0, memcmp(src.va, dst.va, len));
+	dma_buf_free(fd, &dst);
+	dma_buf_free(fd, &src);
+	dma_buf_free(fd, &dsm);
+	munmap((void *)afu, NLB_AFU_SIZE);
+	close(fd);
+
+	/* Power follows within a second or two, temperature within 20 s */
+	EXPECT_EQ(w0, hw_wait(self->power, "power1_input", w0, 10000));
+	EXPECT_EQ(t0, hw_wait(self->thermal, "temp1_input", t0, 30000));
+}
+
+/* Files open across the card's removal: reads and writes fail, cleanly */
+TEST_F(sensors, read_after_removal)
+{
+	char path[PATH_MAX], buf[32];
+	int temp, cap;
+
+	hw_path(self->thermal, "temp1_input", path, sizeof(path));
+	temp = open(path, O_RDONLY);
+	ASSERT_GE(temp, 0);
+	hw_path(self->power, "power1_max", path, sizeof(path));
+	cap = open(path, O_RDWR);
+	ASSERT_GE(cap, 0);
+	ASSERT_GT(pread(temp, buf, sizeof(buf), 0), 0);
+
+	ASSERT_EQ(0, sim_del(self->card));
+	self->added = false;
+	EXPECT_FALSE(path_exists(self->thermal));
+	EXPECT_FALSE(path_exists(self->power));
+	EXPECT_EQ(-1, pread(temp, buf, sizeof(buf), 0));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(-1, pread(cap, buf, sizeof(buf), 0));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(-1, pwrite(cap, "1000000", 7, 0));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(0, close(temp));
+	EXPECT_EQ(0, close(cap));
+}
+
+/* The PCI card "basic": its image's values, its threshold in its BAR */
+FIXTURE(pci_sensors) {
+	struct pci_card basic;
+	bool found;
+	char thermal[256];
+	char power[256];
+};
+
+#define PCI_MODULES	"fpga_port fpga_fme fpga_dfl_pci fpga_dfl"
+
+FIXTURE_SETUP(pci_sensors)
+{
+	int num, ret;
+
+	if (!path_exists(HWMON_CLASS))
+		SKIP(return, "the kernel has no hwmon (Debian's cloud flavour)");
+	run_cmd("modprobe -r uio_fpga " PCI_MODULES " 2>/dev/null");
+	if (!pci_ivshmem_count())
+		SKIP(return, "no ivshmem DFL cards (run-vm --pci-cards)");
+	ASSERT_EQ(0, pci_card_find(&self->basic, "basic"));
+	self->found = true;
+	ASSERT_EQ(0, run_cmd("modprobe fpga_dfl_pci && modprobe fpga_fme"));
+	ret = sysfs_write(PCI_DRIVER "/new_id", IVSHMEM_ID);
+	ASSERT_TRUE(ret == 0 || ret == -EEXIST);
+	num = pci_child_at(&self->basic, "fpga-fme.", 0);
+	ASSERT_GE(num, 0);
+	ASSERT_EQ(0, fme_hwmon(num, "dfl_fme_thermal", self->thermal,
+			       sizeof(self->thermal)));
+	ASSERT_EQ(0, fme_hwmon(num, "dfl_fme_power", self->power,
+			       sizeof(self->power)));
+}
+
+FIXTURE_TEARDOWN(pci_sensors)
+{
+	if (self->found)
+		run_cmd("modprobe -r " PCI_MODULES);
+}
+
+TEST_F(pci_sensors, basic_card)
+{
+	char parent[PATH_MAX], fn[PATH_MAX], path[PATH_MAX];
+
+	if (!self->found)
+		SKIP(return, "no ivshmem DFL cards (run-vm --pci-cards)");
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s", self->basic.bdf);
+	ASSERT_NE(NULL, realpath(path, fn));
+	ASSERT_EQ(0, hw_parent(self->thermal, parent));
+	EXPECT_STREQ(fn, parent);
+	ASSERT_EQ(0, hw_parent(self->power, parent));
+	EXPECT_STREQ(fn, parent);
+
+	/* basic.json's registers */
+	EXPECT_EQ(52000, hw_read(self->thermal, "temp1_input"));
+	EXPECT_EQ(85000, hw_read(self->thermal, "temp1_max"));
+	EXPECT_EQ(95000, hw_read(self->thermal, "temp1_crit"));
+	EXPECT_EQ(105000, hw_read(self->thermal, "temp1_emergency"));
+	EXPECT_EQ(0, hw_read(self->thermal, "temp1_max_alarm"));
+	EXPECT_EQ(0, hw_read(self->thermal, "temp1_max_policy"));
+	EXPECT_EQ(38000000, hw_read(self->power, "power1_input"));
+	EXPECT_EQ(60000000, hw_read(self->power, "power1_max"));
+	EXPECT_EQ(70000000, hw_read(self->power, "power1_crit"));
+	EXPECT_EQ(0, hw_read(self->power, "power1_xeon_limit"));
+	EXPECT_EQ(75000000, hw_read(self->power, "power1_fpga_limit"));
+	EXPECT_EQ(1, hw_read(self->power, "power1_ltr"));
+
+	/* A threshold goes to the card's register and back */
+	EXPECT_EQ(-EINVAL, hw_write(self->power, "power1_max", "200000000"));
+	ASSERT_EQ(0, hw_write(self->power, "power1_max", "50000000"));
+	EXPECT_EQ(50000000, hw_read(self->power, "power1_max"));
+	EXPECT_EQ(70000000, hw_read(self->power, "power1_crit"));
+	ASSERT_EQ(0, hw_write(self->power, "power1_max", "60000000"));
+}
+
+TEST_HARNESS_MAIN
