@@ -45,6 +45,91 @@ static int fpga_fme_sensor_read(struct fpga_fme_sensor *s, unsigned int reg,
 	return 0;
 }
 
+/* A register field as a file shows it: the field's value times @scale */
+struct fpga_fme_field {
+	u32 attr;		/* hwmon_temp_* or hwmon_power_* */
+	unsigned int reg;
+	u64 mask;
+	unsigned long scale;
+};
+
+static int fpga_fme_field_get(struct fpga_fme_sensor *s,
+			      const struct fpga_fme_field *f, long *val)
+{
+	u64 v;
+	int ret;
+
+	ret = fpga_fme_sensor_read(s, f->reg, &v);
+	if (ret)
+		return ret;
+	*val = ((v & f->mask) >> __ffs64(f->mask)) * f->scale;
+	return 0;
+}
+
+/* Units: millidegrees Celsius, microwatts; alarms 0 or 1 */
+static const struct fpga_fme_field fpga_fme_thermal_fields[] = {
+	{ hwmon_temp_input, FME_THERM_RDSENSOR_FMT1, FME_THERM_TEMPERATURE,
+	  MILLI },
+	{ hwmon_temp_max, FME_THERM_THRESHOLD, FME_THERM_THRESHOLD1, MILLI },
+	{ hwmon_temp_crit, FME_THERM_THRESHOLD, FME_THERM_THRESHOLD2, MILLI },
+	{ hwmon_temp_emergency, FME_THERM_THRESHOLD, FME_THERM_TRIP, MILLI },
+	{ hwmon_temp_max_alarm, FME_THERM_THRESHOLD, FME_THERM_THRESHOLD1_STS,
+	  1 },
+	{ hwmon_temp_crit_alarm, FME_THERM_THRESHOLD, FME_THERM_THRESHOLD2_STS,
+	  1 },
+};
+
+static const struct fpga_fme_field fpga_fme_power_fields[] = {
+	{ hwmon_power_input, FME_PWR_STATUS, FME_PWR_CONSUMED, MICRO },
+	{ hwmon_power_max, FME_PWR_THRESHOLD, FME_PWR_THRESHOLD1, MICRO },
+	{ hwmon_power_crit, FME_PWR_THRESHOLD, FME_PWR_THRESHOLD2, MICRO },
+	{ hwmon_power_max_alarm, FME_PWR_THRESHOLD, FME_PWR_THRESHOLD1_STS, 1 },
+	{ hwmon_power_crit_alarm, FME_PWR_THRESHOLD, FME_PWR_THRESHOLD2_STS, 1 },
+};
+
+/* Either device's hwmon read: the field of its table that shows @attr */
+static int fpga_fme_hwmon_read(struct device *dev,
+			       enum hwmon_sensor_types type, u32 attr,
+			       int channel, long *val)
+{
+	const struct fpga_fme_field *f = fpga_fme_power_fields;
+	size_t i, n = ARRAY_SIZE(fpga_fme_power_fields);
+
+	if (type == hwmon_temp) {
+		f = fpga_fme_thermal_fields;
+		n = ARRAY_SIZE(fpga_fme_thermal_fields);
+	}
+	for (i = 0; i < n; i++)
+		if (f[i].attr == attr)
+			return fpga_fme_field_get(dev_get_drvdata(dev), &f[i],
+						  val);
+	return -EOPNOTSUPP;
+}
+
+/* A file of a single field, beside the hwmon core's */
+struct fpga_fme_field_attr {
+	struct device_attribute attr;
+	struct fpga_fme_field field;
+};
+
+static ssize_t fpga_fme_field_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	struct fpga_fme_field_attr *fa =
+		container_of(attr, struct fpga_fme_field_attr, attr);
+	long val;
+	int ret;
+
+	ret = fpga_fme_field_get(dev_get_drvdata(dev), &fa->field, &val);
+	return ret ? ret : sysfs_emit(buf, "%ld\n", val);
+}
+
+#define FPGA_FME_FIELD_ATTR(_name, _reg, _mask)				\
+	static struct fpga_fme_field_attr dev_attr_##_name = {		\
+		.attr = __ATTR(_name, 0444, fpga_fme_field_show, NULL),	\
+		.field = { .reg = _reg, .mask = _mask, .scale = 1 },	\
+	}
+
 static umode_t fpga_fme_thermal_visible(const void *drvdata,
 					enum hwmon_sensor_types type, u32 attr,
 					int channel)
@@ -55,47 +140,9 @@ static umode_t fpga_fme_thermal_visible(const void *drvdata,
 	return attr == hwmon_temp_input || s->throttles ? 0444 : 0;
 }
 
-static int fpga_fme_thermal_read(struct device *dev,
-				 enum hwmon_sensor_types type, u32 attr,
-				 int channel, long *val)
-{
-	struct fpga_fme_sensor *s = dev_get_drvdata(dev);
-	u64 v;
-	int ret;
-
-	ret = fpga_fme_sensor_read(s, attr == hwmon_temp_input ?
-				   FME_THERM_RDSENSOR_FMT1 : FME_THERM_THRESHOLD,
-				   &v);
-	if (ret)
-		return ret;
-	switch (attr) {
-	case hwmon_temp_input:
-		*val = FIELD_GET(FME_THERM_TEMPERATURE, v) * MILLI;
-		break;
-	case hwmon_temp_max:
-		*val = FIELD_GET(FME_THERM_THRESHOLD1, v) * MILLI;
-		break;
-	case hwmon_temp_crit:
-		*val = FIELD_GET(FME_THERM_THRESHOLD2, v) * MILLI;
-		break;
-	case hwmon_temp_emergency:
-		*val = FIELD_GET(FME_THERM_TRIP, v) * MILLI;
-		break;
-	case hwmon_temp_max_alarm:
-		*val = FIELD_GET(FME_THERM_THRESHOLD1_STS, v);
-		break;
-	case hwmon_temp_crit_alarm:
-		*val = FIELD_GET(FME_THERM_THRESHOLD2_STS, v);
-		break;
-	default:
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
 static const struct hwmon_ops fpga_fme_thermal_ops = {
 	.is_visible	= fpga_fme_thermal_visible,
-	.read		= fpga_fme_thermal_read,
+	.read		= fpga_fme_hwmon_read,
 };
 
 static const struct hwmon_channel_info *fpga_fme_thermal_info[] = {
@@ -111,22 +158,11 @@ static const struct hwmon_chip_info fpga_fme_thermal_chip = {
 };
 
 /* 1: AP1, 50% throttling at temp1_max; 0: AP2, 90% */
-static ssize_t temp1_max_policy_show(struct device *dev,
-				     struct device_attribute *attr, char *buf)
-{
-	u64 v;
-	int ret;
-
-	ret = fpga_fme_sensor_read(dev_get_drvdata(dev), FME_THERM_THRESHOLD, &v);
-	if (ret)
-		return ret;
-	return sysfs_emit(buf, "%llu\n",
-			  FIELD_GET(FME_THERM_THRESHOLD1_POLICY, v));
-}
-static DEVICE_ATTR_RO(temp1_max_policy);
+FPGA_FME_FIELD_ATTR(temp1_max_policy, FME_THERM_THRESHOLD,
+		    FME_THERM_THRESHOLD1_POLICY);
 
 static struct attribute *fpga_fme_thermal_attrs[] = {
-	&dev_attr_temp1_max_policy.attr,
+	&dev_attr_temp1_max_policy.attr.attr,
 	NULL
 };
 
@@ -154,40 +190,6 @@ static umode_t fpga_fme_power_visible(const void *drvdata,
 {
 	return attr == hwmon_power_max || attr == hwmon_power_crit ?
 	       0644 : 0444;
-}
-
-static int fpga_fme_power_read(struct device *dev,
-			       enum hwmon_sensor_types type, u32 attr,
-			       int channel, long *val)
-{
-	struct fpga_fme_sensor *s = dev_get_drvdata(dev);
-	u64 v;
-	int ret;
-
-	ret = fpga_fme_sensor_read(s, attr == hwmon_power_input ?
-				   FME_PWR_STATUS : FME_PWR_THRESHOLD, &v);
-	if (ret)
-		return ret;
-	switch (attr) {
-	case hwmon_power_input:
-		*val = FIELD_GET(FME_PWR_CONSUMED, v) * MICRO;
-		break;
-	case hwmon_power_max:
-		*val = FIELD_GET(FME_PWR_THRESHOLD1, v) * MICRO;
-		break;
-	case hwmon_power_crit:
-		*val = FIELD_GET(FME_PWR_THRESHOLD2, v) * MICRO;
-		break;
-	case hwmon_power_max_alarm:
-		*val = FIELD_GET(FME_PWR_THRESHOLD1_STS, v);
-		break;
-	case hwmon_power_crit_alarm:
-		*val = FIELD_GET(FME_PWR_THRESHOLD2_STS, v);
-		break;
-	default:
-		return -EOPNOTSUPP;
-	}
-	return 0;
 }
 
 /* A threshold in microwatts, kept in whole watts (rounded down) */
@@ -224,7 +226,7 @@ static int fpga_fme_power_write(struct device *dev,
 
 static const struct hwmon_ops fpga_fme_power_ops = {
 	.is_visible	= fpga_fme_power_visible,
-	.read		= fpga_fme_power_read,
+	.read		= fpga_fme_hwmon_read,
 	.write		= fpga_fme_power_write,
 };
 
@@ -269,23 +271,12 @@ static ssize_t power1_fpga_limit_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(power1_fpga_limit);
 
-static ssize_t power1_ltr_show(struct device *dev,
-			       struct device_attribute *attr, char *buf)
-{
-	u64 v;
-	int ret;
-
-	ret = fpga_fme_sensor_read(dev_get_drvdata(dev), FME_PWR_STATUS, &v);
-	if (ret)
-		return ret;
-	return sysfs_emit(buf, "%llu\n", FIELD_GET(FME_PWR_LTR, v));
-}
-static DEVICE_ATTR_RO(power1_ltr);
+FPGA_FME_FIELD_ATTR(power1_ltr, FME_PWR_STATUS, FME_PWR_LTR);
 
 static struct attribute *fpga_fme_power_attrs[] = {
 	&dev_attr_power1_xeon_limit.attr,
 	&dev_attr_power1_fpga_limit.attr,
-	&dev_attr_power1_ltr.attr,
+	&dev_attr_power1_ltr.attr.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(fpga_fme_power);

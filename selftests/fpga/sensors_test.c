@@ -9,8 +9,11 @@
  * EINVAL and only root may set one; NLB0 traffic heats the simulated card
  * and idling cools it; the alarms follow the thresholds; power1_ltr
  * follows the ports; and a file open across the card's removal fails
- * with ENODEV.
+ * with ENODEV.  And lm-sensors' library, as "sensors" reads hwmon, lists
+ * both as chips on the PCI bus with the same readings, where the image
+ * has libsensors.so.5 (scripts/vm/mkinitramfs.sh copies the host's).
  */
+#include <dlfcn.h>
 #include <glob.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -105,23 +108,10 @@ static int hw_parent(const char *dir, char *out)
 /* @dir/@file written @val (or read, if NULL) by user nobody: 0 or -errno */
 static int as_nobody(const char *dir, const char *file, const char *val)
 {
-	char path[PATH_MAX], buf[64];
-	int status;
-	pid_t pid;
+	char path[PATH_MAX];
 
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		if (setgid(65534) || setuid(65534))
-			_exit(255);
-		hw_path(dir, file, path, sizeof(path));
-		_exit(val ? -sysfs_write(path, val) :
-			    -sysfs_read(path, buf, sizeof(buf)));
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -ECHILD;
-	return -WEXITSTATUS(status);
+	hw_path(dir, file, path, sizeof(path));
+	return sysfs_as_nobody(path, val);
 }
 
 FIXTURE(sensors) {
@@ -177,6 +167,47 @@ TEST_F(sensors, devices)
 	}
 }
 
+/* A file and the value it should read */
+struct hw_want {
+	const char *file;
+	long long val;
+};
+
+/* Files of @dir that do not read what @want says */
+static int hw_wrong_values(const char *dir, const struct hw_want *want,
+			   size_t n)
+{
+	int wrong = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		long long v = hw_read(dir, want[i].file);
+
+		if (v != want[i].val) {
+			printf("# %s/%s: %lld, not %lld\n", dir, want[i].file,
+			       v, want[i].val);
+			wrong++;
+		}
+	}
+	return wrong;
+}
+
+/* Files of @dir not @mode, and read-only ones that took a write */
+static int hw_wrong_modes(const char *dir, const char *const *files, size_t n,
+			  int mode)
+{
+	int wrong = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (hw_mode(dir, files[i]) != mode ||
+		    (mode == 0444 && !hw_write(dir, files[i], "1"))) {
+			printf("# %s/%s: mode %o, or took a write\n", dir,
+			       files[i], hw_mode(dir, files[i]));
+			wrong++;
+		}
+	}
+	return wrong;
+}
+
 /* Upstream's files, units and modes; the card at rest */
 TEST_F(sensors, thermal_files)
 {
@@ -185,18 +216,15 @@ TEST_F(sensors, thermal_files)
 		"temp1_max_alarm", "temp1_crit_alarm", "temp1_max_policy",
 	};
 
-	for (size_t i = 0; i < ARRAY_SIZE(ro); i++) {
-		EXPECT_EQ(0444, hw_mode(self->thermal, ro[i])) TH_LOG("%s", ro[i]);
-		EXPECT_NE(0, hw_write(self->thermal, ro[i], "1"))
-			TH_LOG("%s took a write", ro[i]);
-	}
-	EXPECT_EQ(SIM_IDLE_MC, hw_read(self->thermal, "temp1_input"));
-	EXPECT_EQ(80000, hw_read(self->thermal, "temp1_max"));
-	EXPECT_EQ(90000, hw_read(self->thermal, "temp1_crit"));
-	EXPECT_EQ(100000, hw_read(self->thermal, "temp1_emergency"));
-	EXPECT_EQ(0, hw_read(self->thermal, "temp1_max_alarm"));
-	EXPECT_EQ(0, hw_read(self->thermal, "temp1_crit_alarm"));
-	EXPECT_EQ(1, hw_read(self->thermal, "temp1_max_policy"));
+	static const struct hw_want want[] = {
+		{ "temp1_input", SIM_IDLE_MC }, { "temp1_max", 80000 },
+		{ "temp1_crit", 90000 }, { "temp1_emergency", 100000 },
+		{ "temp1_max_alarm", 0 }, { "temp1_crit_alarm", 0 },
+		{ "temp1_max_policy", 1 },
+	};
+
+	EXPECT_EQ(0, hw_wrong_modes(self->thermal, ro, ARRAY_SIZE(ro), 0444));
+	EXPECT_EQ(0, hw_wrong_values(self->thermal, want, ARRAY_SIZE(want)));
 }
 
 TEST_F(sensors, power_files)
@@ -205,20 +233,18 @@ TEST_F(sensors, power_files)
 		"power1_input", "power1_max_alarm", "power1_crit_alarm",
 		"power1_xeon_limit", "power1_fpga_limit", "power1_ltr",
 	};
+	static const char *const rw[] = { "power1_max", "power1_crit" };
 
-	for (size_t i = 0; i < ARRAY_SIZE(ro); i++) {
-		EXPECT_EQ(0444, hw_mode(self->power, ro[i])) TH_LOG("%s", ro[i]);
-	}
-	EXPECT_EQ(0644, hw_mode(self->power, "power1_max"));
-	EXPECT_EQ(0644, hw_mode(self->power, "power1_crit"));
-	EXPECT_EQ(SIM_IDLE_UW, hw_read(self->power, "power1_input"));
-	EXPECT_EQ(80000000, hw_read(self->power, "power1_max"));
-	EXPECT_EQ(95000000, hw_read(self->power, "power1_crit"));
-	EXPECT_EQ(0, hw_read(self->power, "power1_max_alarm"));
-	EXPECT_EQ(0, hw_read(self->power, "power1_crit_alarm"));
-	EXPECT_EQ(0, hw_read(self->power, "power1_xeon_limit"));
-	EXPECT_EQ(100000000, hw_read(self->power, "power1_fpga_limit"));
-	EXPECT_EQ(0, hw_read(self->power, "power1_ltr"));
+	EXPECT_EQ(0, hw_wrong_modes(self->power, ro, ARRAY_SIZE(ro), 0444));
+	static const struct hw_want want[] = {
+		{ "power1_input", SIM_IDLE_UW }, { "power1_max", 80000000 },
+		{ "power1_crit", 95000000 }, { "power1_max_alarm", 0 },
+		{ "power1_crit_alarm", 0 }, { "power1_xeon_limit", 0 },
+		{ "power1_fpga_limit", 100000000 }, { "power1_ltr", 0 },
+	};
+
+	EXPECT_EQ(0, hw_wrong_modes(self->power, rw, ARRAY_SIZE(rw), 0644));
+	EXPECT_EQ(0, hw_wrong_values(self->power, want, ARRAY_SIZE(want)));
 }
 
 /*
@@ -395,6 +421,137 @@ TEST_F(sensors, read_after_removal)
 	EXPECT_EQ(0, close(cap));
 }
 
+/*
+ * libsensors' ABI (its sensors.h, stable since lm-sensors 3.0), declared
+ * here: the headers are not installed, the library is there at run time
+ */
+struct lms_chip {
+	char *prefix;
+	struct {
+		short type;
+		short nr;
+	} bus;
+	int addr;
+	char *path;
+};
+
+struct lms_feature {
+	char *name;
+	int number;
+	int type;
+	int first_subfeature;
+	int padding1;
+};
+
+struct lms_subfeature {
+	char *name;
+	int number;
+	int type;
+	int mapping;
+	unsigned int flags;
+};
+
+#define LMS_BUS_TYPE_PCI	2
+
+struct lms {
+	void *dl;
+	int (*init)(FILE *input);
+	void (*cleanup)(void);
+	const struct lms_chip *(*chips)(const struct lms_chip *match, int *nr);
+	int (*chip_name)(char *str, size_t size, const struct lms_chip *chip);
+	const struct lms_feature *(*features)(const struct lms_chip *chip,
+					      int *nr);
+	const struct lms_subfeature *(*subfeatures)(const struct lms_chip *chip,
+						    const struct lms_feature *f,
+						    int *nr);
+	int (*value)(const struct lms_chip *chip, int subfeat, double *val);
+};
+
+static int lms_open(struct lms *l)
+{
+	l->dl = dlopen("libsensors.so.5", RTLD_NOW);
+	if (!l->dl)
+		return -ENOENT;
+	l->init = dlsym(l->dl, "sensors_init");
+	l->cleanup = dlsym(l->dl, "sensors_cleanup");
+	l->chips = dlsym(l->dl, "sensors_get_detected_chips");
+	l->chip_name = dlsym(l->dl, "sensors_snprintf_chip_name");
+	l->features = dlsym(l->dl, "sensors_get_features");
+	l->subfeatures = dlsym(l->dl, "sensors_get_all_subfeatures");
+	l->value = dlsym(l->dl, "sensors_get_value");
+	if (!l->init || !l->cleanup || !l->chips || !l->chip_name ||
+	    !l->features || !l->subfeatures || !l->value)
+		return -ENOSYS;
+	return 0;
+}
+
+/* Subfeature @name of @chip, as sensors prints it (degrees, watts); or NAN */
+static double lms_read(struct lms *l, const struct lms_chip *chip,
+		       const char *name)
+{
+	const struct lms_subfeature *sf;
+	const struct lms_feature *f;
+	int nf = 0, ns;
+	double v;
+
+	while ((f = l->features(chip, &nf))) {
+		ns = 0;
+		while ((sf = l->subfeatures(chip, f, &ns)))
+			if (!strcmp(sf->name, name))
+				return l->value(chip, sf->number, &v) ? -1e9 : v;
+	}
+	return -1e9;
+}
+
+/* The chip libsensors made of hwmon device @dir, or NULL */
+static const struct lms_chip *lms_chip_of(struct lms *l, const char *dir)
+{
+	char want[PATH_MAX], got[PATH_MAX];
+	const struct lms_chip *chip;
+	int nr = 0;
+
+	if (!realpath(dir, want))
+		return NULL;
+	while ((chip = l->chips(NULL, &nr)))
+		if (realpath(chip->path, got) && !strcmp(got, want))
+			return chip;
+	return NULL;
+}
+
+/*
+ * What "sensors" shows: both devices, as chips on the PCI bus
+ * (dfl_fme_thermal-pci-XXXX), reading what the files read
+ */
+TEST_F(sensors, libsensors_lists_them)
+{
+	const struct lms_chip *th, *pw;
+	struct lms l;
+	char name[64];
+	FILE *conf;
+
+	if (lms_open(&l))
+		SKIP(return, "no libsensors.so.5 in this image");
+	conf = fopen("/dev/null", "r");	/* no configuration: raw readings */
+	ASSERT_NE(NULL, conf);
+	ASSERT_EQ(0, l.init(conf));
+	fclose(conf);
+	th = lms_chip_of(&l, self->thermal);
+	pw = lms_chip_of(&l, self->power);
+	ASSERT_NE(NULL, th) TH_LOG("libsensors does not list %s", self->thermal);
+	ASSERT_NE(NULL, pw) TH_LOG("libsensors does not list %s", self->power);
+	EXPECT_EQ(LMS_BUS_TYPE_PCI, th->bus.type);
+	EXPECT_EQ(LMS_BUS_TYPE_PCI, pw->bus.type);
+	ASSERT_GT(l.chip_name(name, sizeof(name), th), 0);
+	EXPECT_EQ(0, strncmp(name, "dfl_fme_thermal-pci-", 20)) TH_LOG("%s", name);
+	ASSERT_GT(l.chip_name(name, sizeof(name), pw), 0);
+	EXPECT_EQ(0, strncmp(name, "dfl_fme_power-pci-", 18)) TH_LOG("%s", name);
+	EXPECT_EQ(SIM_IDLE_MC / 1000, lms_read(&l, th, "temp1_input"));
+	EXPECT_EQ(80, lms_read(&l, th, "temp1_max"));
+	EXPECT_EQ(SIM_IDLE_UW / 1000000, lms_read(&l, pw, "power1_input"));
+	l.cleanup();
+	dlclose(l.dl);
+}
+
 /* The PCI card "basic": its image's values, its threshold in its BAR */
 FIXTURE(pci_sensors) {
 	struct pci_card basic;
@@ -435,6 +592,17 @@ FIXTURE_TEARDOWN(pci_sensors)
 
 TEST_F(pci_sensors, basic_card)
 {
+	/* basic.json's registers */
+	static const struct hw_want thermal[] = {
+		{ "temp1_input", 52000 }, { "temp1_max", 85000 },
+		{ "temp1_crit", 95000 }, { "temp1_emergency", 105000 },
+		{ "temp1_max_alarm", 0 }, { "temp1_max_policy", 0 },
+	};
+	static const struct hw_want power[] = {
+		{ "power1_input", 38000000 }, { "power1_max", 60000000 },
+		{ "power1_crit", 70000000 }, { "power1_xeon_limit", 0 },
+		{ "power1_fpga_limit", 75000000 }, { "power1_ltr", 1 },
+	};
 	char parent[PATH_MAX], fn[PATH_MAX], path[PATH_MAX];
 
 	if (!self->found)
@@ -446,19 +614,9 @@ TEST_F(pci_sensors, basic_card)
 	ASSERT_EQ(0, hw_parent(self->power, parent));
 	EXPECT_STREQ(fn, parent);
 
-	/* basic.json's registers */
-	EXPECT_EQ(52000, hw_read(self->thermal, "temp1_input"));
-	EXPECT_EQ(85000, hw_read(self->thermal, "temp1_max"));
-	EXPECT_EQ(95000, hw_read(self->thermal, "temp1_crit"));
-	EXPECT_EQ(105000, hw_read(self->thermal, "temp1_emergency"));
-	EXPECT_EQ(0, hw_read(self->thermal, "temp1_max_alarm"));
-	EXPECT_EQ(0, hw_read(self->thermal, "temp1_max_policy"));
-	EXPECT_EQ(38000000, hw_read(self->power, "power1_input"));
-	EXPECT_EQ(60000000, hw_read(self->power, "power1_max"));
-	EXPECT_EQ(70000000, hw_read(self->power, "power1_crit"));
-	EXPECT_EQ(0, hw_read(self->power, "power1_xeon_limit"));
-	EXPECT_EQ(75000000, hw_read(self->power, "power1_fpga_limit"));
-	EXPECT_EQ(1, hw_read(self->power, "power1_ltr"));
+	EXPECT_EQ(0, hw_wrong_values(self->thermal, thermal,
+				     ARRAY_SIZE(thermal)));
+	EXPECT_EQ(0, hw_wrong_values(self->power, power, ARRAY_SIZE(power)));
 
 	/* A threshold goes to the card's register and back */
 	EXPECT_EQ(-EINVAL, hw_write(self->power, "power1_max", "200000000"));
