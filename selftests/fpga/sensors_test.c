@@ -344,8 +344,8 @@ TEST_F(sensors, ltr_follows_ports)
 		EXPECT_EQ(0, hw_wait(self->power, "power1_ltr", 0, 2000));
 		port = sim_port_number_at(self->card, i);
 		ASSERT_GE(port, 0);
-		ASSERT_EQ(0, run_cmd("echo 1 > " REGIONS "/region*/dfl-port.%d/ltr",
-				     port));
+		ASSERT_EQ(0, run_cmd("for f in " REGIONS "/region*/dfl-port.%d/ltr; "
+				     "do echo 1 > $f || exit 1; done", port));
 	}
 	EXPECT_EQ(1, hw_wait(self->power, "power1_ltr", 1, 2000));
 }
