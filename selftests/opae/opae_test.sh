@@ -280,7 +280,8 @@ t_sensors()
 			same "the FMEs of fpgainfo $cmd" "$T/$cmd.got" "$T/$cmd.want" ||
 			return 1
 		diag "fpgainfo $cmd says: $(sort -u "$T/$cmd.err" | tr '\n' ' ')"
-		if grep -v -e "metrics" -e "^ *$" "$T/$cmd.err" | grep -qi error; then
+		if grep -vi -e metric -e "hardware type" -e "vendor id" \
+			-e "device id" -e "^ *$" "$T/$cmd.err" | grep -qi error; then
 			diag "fpgainfo $cmd: an error beside the metrics'"
 			return 1
 		fi
