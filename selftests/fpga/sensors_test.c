@@ -438,6 +438,33 @@ TEST_F(sensors, read_after_removal)
 	EXPECT_EQ(0, close(cap));
 }
 
+/* Reads in a loop from a child while the card goes: ENODEV, nothing worse */
+TEST_F(sensors, reads_race_removal)
+{
+	char path[PATH_MAX], buf[32];
+	int fd, status, n = 0;
+	pid_t pid;
+
+	NEED_SENSORS();
+	hw_path(self->power, "power1_input", path, sizeof(path));
+	fd = open(path, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		/* Until the file is gone: then ENODEV, and only that */
+		while (pread(fd, buf, sizeof(buf), 0) > 0)
+			n++;
+		_exit(errno == ENODEV && n > 0 ? 0 : 1);
+	}
+	usleep(100000);
+	ASSERT_EQ(0, sim_del(self->card));
+	self->added = false;
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(fd);
+}
+
 /*
  * libsensors' ABI (its sensors.h, stable since lm-sensors 3.0), declared
  * here: the headers are not installed, the library is there at run time
