@@ -8,7 +8,8 @@
  * PR engine programs its ports' AFUs (fme-pr.c).  SR-IOV port assignment
  * is not offered: those ioctls get -EINVAL, as upstream answers for a
  * feature the FME does not have.  A card with a counter bank gets a perf
- * PMU (fme-pmu.c).
+ * PMU (fme-pmu.c), one with the thermal and power management features
+ * hwmon devices (fme-hwmon.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -330,6 +331,7 @@ static int fpga_fme_probe(struct fpga_dfl_device *fdev)
 	if (ret)
 		goto err_remove_pmu;
 	fpga_fme_dfl_node_add(fme, fdev);
+	fpga_fme_hwmon_add(fme, fdev);
 	return 0;
 
 err_remove_pmu:
@@ -346,6 +348,7 @@ static void fpga_fme_remove(struct fpga_dfl_device *fdev)
 {
 	struct fpga_fme *fme = dev_get_drvdata(&fdev->dev);
 
+	fpga_fme_hwmon_remove(fme);
 	fpga_pmu_card_remove(fme->pmu);
 	fpga_fme_pr_region_del(&fme->pr);
 	fpga_dfl_node_del(fme->dfl_node);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * fpga_fme internals shared between its files: the FME (fme-main.c), the
- * global errors (fme-error.c) and the perf PMU of the card's counter bank
- * (fme-pmu.c), hooked into the FME's probe and remove.
+ * global errors (fme-error.c), the perf PMU of the card's counter bank
+ * (fme-pmu.c) and the thermal and power sensors (fme-hwmon.c), hooked
+ * into the FME's probe and remove.
  */
 #ifndef _FPGA_FME_H
 #define _FPGA_FME_H
@@ -65,6 +66,26 @@ void fpga_fme_error_init(struct fpga_fme_error *err,
 void fpga_fme_error_fini(struct fpga_fme_error *err);
 extern const struct attribute_group fpga_fme_error_group;
 
+struct fpga_fme;
+
+/**
+ * struct fpga_fme_sensor - a thermal or power management feature, as a
+ * hwmon device (fme-hwmon.c)
+ * @fme:	the FME, whose unplug guard the reads and writes hold
+ * @base:	the feature's registers, or NULL if the FME has none
+ * @hwmon:	its hwmon device, or NULL
+ * @throttles:	the FPGA throttles at the thresholds (thermal: they are
+ *		shown only then)
+ * @lock:	serialises the threshold register's read-modify-write
+ */
+struct fpga_fme_sensor {
+	struct fpga_fme *fme;
+	void __iomem *base;
+	struct device *hwmon;
+	bool throttles;
+	struct mutex lock;	/* threshold updates */
+};
+
 /**
  * struct fpga_fme - an FME
  * @chardev:	the device behind /dev/fpga-fme.N; its release frees this
@@ -82,6 +103,9 @@ extern const struct attribute_group fpga_fme_error_group;
  * @err:	the global error registers (errors/ in sysfs)
  * @pmu:	perf PMU of the counter bank, or NULL
  * @pr:		the PR engine (DFL_FPGA_FME_PORT_PR)
+ * @thermal:	the thermal management feature's hwmon device
+ * @power:	the power management feature's hwmon device
+ * @hwmon_dir:	hwmon/ in @dfl_node, links to those devices, or NULL
  */
 struct fpga_fme {
 	struct device chardev;
@@ -97,6 +121,9 @@ struct fpga_fme {
 	struct fpga_fme_error err;
 	struct fpga_pmu *pmu;
 	struct fpga_fme_pr pr;
+	struct fpga_fme_sensor thermal;
+	struct fpga_fme_sensor power;
+	struct kobject *hwmon_dir;
 };
 
 /* The error state of the FME behind @dev, either of its names */
@@ -106,6 +133,21 @@ static inline struct fpga_fme_error *fpga_fme_error_of(struct device *dev)
 
 	return &fme->err;
 }
+
+#if IS_ENABLED(CONFIG_HWMON)
+void fpga_fme_hwmon_add(struct fpga_fme *fme, struct fpga_dfl_device *fdev);
+void fpga_fme_hwmon_remove(struct fpga_fme *fme);
+#else
+/* A kernel without hwmon (Debian's cloud flavour): no sensors */
+static inline void fpga_fme_hwmon_add(struct fpga_fme *fme,
+				      struct fpga_dfl_device *fdev)
+{
+}
+
+static inline void fpga_fme_hwmon_remove(struct fpga_fme *fme)
+{
+}
+#endif
 
 int fpga_pmu_init(void);
 void fpga_pmu_exit(void);

@@ -4,8 +4,8 @@
  *
  * Layout of the window (one BAR):
  *   0x00000  FME header -> global error -> global performance -> counter
- *            bank -> PR engine (EOL, to the end of the FME's 64 KiB), 4 KiB
- *            apart
+ *            bank -> thermal -> power -> PR engine (EOL, to the end of the
+ *            FME's 64 KiB), 4 KiB apart
  *   P        port header -> port error -> user interrupts (EOL)
  *   P+64K    AFU (NLB0 until programmed), PORT_CAP.MMIO_SIZE long
  * with P = 64K + n * (64K + AFU size) for port n.
@@ -78,8 +78,9 @@ static void fpga_sim_layout_fme(struct fpga_sim *sim)
 	fpga_sim_write(sim, FPGA_SIM_FME_IPERF,
 		       fpga_sim_dfh(DFH_TYPE_PRIVATE,
 				    FME_FEATURE_ID_GLOBAL_IPERF, SZ_4K, false));
-	fpga_sim_cntr_layout(sim, FPGA_SIM_FME_PR - FPGA_SIM_FME_COUNTERS,
+	fpga_sim_cntr_layout(sim, FPGA_SIM_FME_THERMAL - FPGA_SIM_FME_COUNTERS,
 			     false);
+	fpga_sim_sensors_layout(sim);
 	fpga_sim_pr_layout(sim);
 }
 

@@ -94,9 +94,14 @@ u64 fpga_sim_cntr_clocks(struct fpga_sim *sim, ktime_t start)
 		       FPGA_SIM_NS_PER_CLOCK);
 }
 
-/* Advance CNTR_CLOCK; the model calls this every pass, at most every 10 us */
+/*
+ * Advance CNTR_CLOCK, and the sensors that integrate the counters over
+ * time; the model calls this every pass, at most every 10 us, and a DMA
+ * run every 1 MiB
+ */
 void fpga_sim_cntr_tick(struct fpga_sim *sim)
 {
 	fpga_sim_write(sim, FPGA_SIM_FME_COUNTERS + CNTR_CLOCK,
 		       fpga_sim_cntr_clocks(sim, sim->t0));
+	fpga_sim_sensors_tick(sim);
 }

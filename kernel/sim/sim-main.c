@@ -67,7 +67,16 @@ static struct attribute *fpga_sim_dev_attrs[] = {
 	&dev_attr_fail_reset_ack.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(fpga_sim_dev);
+
+static const struct attribute_group fpga_sim_dev_group = {
+	.attrs	= fpga_sim_dev_attrs,
+};
+
+static const struct attribute_group *fpga_sim_dev_groups[] = {
+	&fpga_sim_dev_group,
+	&fpga_sim_sensors_group,
+	NULL,
+};
 
 /**
  * struct fpga_sim_attr - a sysfs attribute of one port or of the card

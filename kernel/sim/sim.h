@@ -40,11 +40,13 @@
 #define FPGA_SIM_FME_GLOBAL_ERR		SZ_4K
 #define FPGA_SIM_FME_IPERF		(2 * SZ_4K)
 #define FPGA_SIM_FME_COUNTERS		(3 * SZ_4K)
+#define FPGA_SIM_FME_THERMAL		(4 * SZ_4K)
+#define FPGA_SIM_FME_POWER		(5 * SZ_4K)
 /*
  * The PR engine: last in the FME, up to its end, with its staging window
  * 4 KiB in (sim-pr.c)
  */
-#define FPGA_SIM_FME_PR			(4 * SZ_4K)
+#define FPGA_SIM_FME_PR			(6 * SZ_4K)
 #define FPGA_SIM_PR_SIZE		(FPGA_SIM_FME_SIZE - FPGA_SIM_FME_PR)
 #define FPGA_SIM_PR_STAGE		SZ_4K
 #define FPGA_SIM_PR_STAGE_SIZE		(FPGA_SIM_PR_SIZE - FPGA_SIM_PR_STAGE)
@@ -171,6 +173,24 @@ struct fpga_sim_pr {
 };
 
 /**
+ * struct fpga_sim_sensors - the card's temperature and power (sim-sensors.c)
+ * @last_ms:	when the model last advanced them (coarse monotonic time)
+ * @dma_bytes:	the card's DMA bytes (read + written) then
+ * @power_mw:	power drawn, in milliwatts
+ * @heat_mc:	temperature above the air around the card, millidegrees C
+ * @ambient:	the air's temperature, degrees C (a sysfs knob)
+ *
+ * Only the model thread changes them, but for @ambient.
+ */
+struct fpga_sim_sensors {
+	u64 last_ms;
+	u64 dma_bytes;
+	u32 power_mw;
+	u32 heat_mc;
+	unsigned int ambient;
+};
+
+/**
  * struct fpga_sim - one simulated card
  * @dev:	the card device on the fpga_sim bus
  * @id:		the id user space gave in new_device
@@ -192,6 +212,7 @@ struct fpga_sim_pr {
  * @fme_injected: the RAS injection bits the model last acted on
  * @cntr_lock:	serialises counter updates (one writer at a time)
  * @t0:		when the counter bank's clock was 0
+ * @sensors:	the thermal and power model
  * @irq:	interrupt controller
  * @translated:	the card has its IOMMU; without it (the iommu parameter
  *		was off when the card was made) DMA addresses are physical
@@ -220,6 +241,7 @@ struct fpga_sim {
 	/* Counter bank updates */
 	spinlock_t cntr_lock;
 	ktime_t t0;
+	struct fpga_sim_sensors sensors;
 	struct fpga_sim_irq irq;
 	bool translated;
 	struct device *dma_devs[FPGA_SIM_MAX_PORTS];
@@ -345,5 +367,11 @@ void fpga_sim_cntr_tick(struct fpga_sim *sim);
 u64 fpga_sim_cntr_clocks(struct fpga_sim *sim, ktime_t start);
 u64 fpga_sim_cntr_get(struct fpga_sim *sim, unsigned int port,
 		      unsigned int event);
+
+/* sim-sensors.c */
+void fpga_sim_sensors_layout(struct fpga_sim *sim);
+void fpga_sim_sensors_tick(struct fpga_sim *sim);
+void fpga_sim_sensors_step(struct fpga_sim *sim, unsigned int ticks);
+extern const struct attribute_group fpga_sim_sensors_group;
 
 #endif /* _FPGA_SIM_H */

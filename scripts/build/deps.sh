@@ -21,7 +21,9 @@ here=$(dirname "$0")
 # tools (6.1's sources have none), which check the netlink spec
 # (scripts/check/ynl-check.sh) and drive the family in the VM.
 # debootstrap: the roots of other suites the build matrix builds their
-# kernels in (scripts/build/suite-root.sh).
+# kernels in (scripts/build/suite-root.sh).  libsensors5: lm-sensors'
+# library, which sensors_test uses in the VM to see the FME's hwmon
+# devices as "sensors" does.
 # zlib1g-dev: fpgactl's CRC-32 of the simulated card's bitstream (gbs make).
 COMMON="
 	linux-image-amd64 linux-perf
@@ -33,7 +35,7 @@ COMMON="
 	debhelper dh-dkms lintian bash-completion git
 	cmake g++ uuid-dev
 	linux-source-6.12 python3-yaml python3-jsonschema
-	debootstrap
+	debootstrap libsensors5
 "
 # The release's own: the headers of every kernel it ships (the build
 # matrix; Debian's 6.12 headers pull their images in, which the VM boots)

@@ -79,6 +79,11 @@ done
 perf=$(readlink -f /usr/bin/perf)
 copy_elf "$perf"
 [ "$perf" = /usr/bin/perf ] || ln -sf "$(basename "$perf")" "$root/usr/bin/perf"
+# lm-sensors' library, which sensors_test loads to see the FME's hwmon
+# devices as "sensors" does, if the host has it (libsensors5)
+for lib in /usr/lib/*/libsensors.so.5; do
+	[ ! -e "$lib" ] || copy_elf "$lib"
+done
 
 # Modules: ours from the DKMS install path, and the closure of their
 # dependencies and of EXTRA_MODULES in Debian's tree.

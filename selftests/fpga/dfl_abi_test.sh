@@ -169,18 +169,30 @@ t_nodes()
 	done
 }
 
+# hwmon_files DIR: the files of the hwmon devices DIR/hwmon/ links to,
+# as upstream's ABI names them (hwmon/hwmonX/FILE)
+hwmon_files()
+{
+	for h in "$1"/hwmon/hwmon*; do
+		[ -d "$h" ] || continue
+		(cd "$h" && find . -maxdepth 1 -type f ! -name uevent |
+			sed 's|^\./|hwmon/hwmonX/|')
+	done
+}
+
 # Every file is one upstream documents; every one a card like ours backs
-# is there.  Not backed: the FME's hwmon/ (the simulated and the PCI
-# model have no thermal or power registers), the port's
-# ap1_event/ap2_event (no power management) and userclk_* (no user clock).
+# is there.  Not backed: the port's ap1_event/ap2_event (no power
+# management) and userclk_* (no user clock); the FME's hwmon/ only on a
+# kernel with hwmon.
 t_documented()
 {
 	r=$(region_of "dfl-port.$P0")
 	{
 		files "$r/dfl-port.$P0" | sed 's/^/port /'
 		files "$r/dfl-fme.$FME" | sed 's/^/fme /'
+		hwmon_files "$r/dfl-fme.$FME" | sed 's/^/fme /'
 		files "$r" | grep -v / | sed 's/^/region /'
-	} | sort > "$T/ours"
+	} | sort -u > "$T/ours"
 	sort "$ABI" > "$T/abi"
 	extra=$(grep -vxF -f "$T/abi" "$T/ours")
 	[ -z "$extra" ] || { diag "not in the upstream ABI: $extra"; return 1; }
@@ -196,6 +208,13 @@ t_documented()
 		grep -qx "$f" "$T/abi" || { diag "upstream does not document $f"; return 1; }
 		grep -qx "$f" "$T/ours" || { diag "missing: $f"; return 1; }
 	done
+	[ -d /sys/class/hwmon ] || return 0
+	grep '^fme hwmon/' "$T/abi" | sort > "$T/abi.hwmon"
+	grep '^fme hwmon/' "$T/ours" > "$T/ours.hwmon"
+	cmp -s "$T/abi.hwmon" "$T/ours.hwmon" && return 0
+	diag "the FME's hwmon files are not upstream's:"
+	diag "$(diff "$T/abi.hwmon" "$T/ours.hwmon")"
+	return 1
 }
 
 # The formats upstream's dfl-afu and dfl-fme print

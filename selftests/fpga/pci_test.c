@@ -4,8 +4,9 @@
  * holds DFL images from selftests/fpga/pci-cards (scripts/images/dfl-image), with
  * the host model (scripts/images/dfl-model) answering port resets.
  *
- * "basic": FME (global error, counter bank) and two ports with known AFU
- * GUIDs, sizes and register values, one DFHv1 feature.  "malformed": FME;
+ * "basic": FME (global error, counter bank, thermal and power management,
+ * which sensors_test reads) and two ports with known AFU GUIDs, sizes and
+ * register values, one DFHv1 feature.  "malformed": FME;
  * port 0 good but its UINT (DFHv0 capability) and its error feature (DFHv1
  * MSI-X parameter) name vectors the function does not have (ivshmem-plain
  * has no MSI-X); port 1's offset is port 0's (loop); port 2's is outside

@@ -58,25 +58,6 @@ TEST_F(sim, card_enumerates_fme_and_ports)
  * The counters tell what another user's job does: root's only (the perf
  * PMU gives them as perf_event_paranoid allows); the clock is for all
  */
-static int read_as_nobody(const char *path)
-{
-	int status, fd;
-	pid_t pid;
-
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		if (setgid(65534) || setuid(65534))
-			_exit(100);
-		fd = open(path, O_RDONLY);
-		_exit(fd >= 0 ? 0 : errno);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -ECHILD;
-	return -WEXITSTATUS(status);
-}
-
 TEST_F(sim, counters_are_root_only)
 {
 	static const char *const files[] = {
@@ -91,13 +72,13 @@ TEST_F(sim, counters_are_root_only)
 		snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/%s",
 			 self->id, files[i]);
 		EXPECT_GE(sysfs_read_num(path), 0);
-		EXPECT_EQ(-EACCES, read_as_nobody(path)) {
+		EXPECT_EQ(-EACCES, sysfs_as_nobody(path, NULL)) {
 			TH_LOG("%s is readable by others", files[i]);
 		}
 	}
 	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/counters/clock",
 		 self->id);
-	EXPECT_EQ(0, read_as_nobody(path));
+	EXPECT_EQ(0, sysfs_as_nobody(path, NULL));
 }
 
 TEST_F(sim, uevent_carries_modalias)

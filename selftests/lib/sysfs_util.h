@@ -72,6 +72,30 @@ static inline int path_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/*
+ * @path read (@val NULL) or written @val by user nobody, from a child
+ * process; 0 or -errno
+ */
+static inline int sysfs_as_nobody(const char *path, const char *val)
+{
+	char buf[128];
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(ECHILD);
+		_exit(val ? -sysfs_write(path, val) :
+			    -sysfs_read(path, buf, sizeof(buf)));
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -ECHILD;
+	return -WEXITSTATUS(status);
+}
+
 /* Run a shell command; its exit status, or -1 if it did not exit */
 static inline int run_cmd(const char *fmt, ...)
 {

@@ -74,6 +74,8 @@
 #define FME_MAX_PORTS			4
 
 /* FME private features */
+#define FME_FEATURE_ID_THERMAL_MGMT	0x1
+#define FME_FEATURE_ID_POWER_MGMT	0x2
 #define FME_FEATURE_ID_GLOBAL_IPERF	0x3
 #define FME_FEATURE_ID_GLOBAL_ERR	0x4
 
@@ -122,6 +124,50 @@
 #define FME_PR_STAGE_CAP_SIZE		GENMASK_ULL(7, 0)	/* KiB */
 #define FME_PR_STAGE_LEN		0x48
 #define FME_PR_SIZE			(FME_PR_INTFC_ID_H + 8)
+
+/*
+ * FME thermal management, in degrees Celsius.  At THRESHOLD1 the hardware
+ * throttles the AFUs (50% or 90%, as POLICY says), at THRESHOLD2 fully;
+ * at TRIP the board shuts the FPGA down.  The status bits say whether the
+ * temperature is at or above a threshold now.  An FPGA that cannot
+ * throttle says NO_THROTTLE, and then only the temperature is valid.
+ */
+#define FME_THERM_THRESHOLD		0x08
+#define FME_THERM_THRESHOLD1		GENMASK_ULL(6, 0)
+#define FME_THERM_THRESHOLD1_EN		BIT_ULL(7)
+#define FME_THERM_THRESHOLD2		GENMASK_ULL(14, 8)
+#define FME_THERM_THRESHOLD2_EN		BIT_ULL(15)
+#define FME_THERM_TRIP			GENMASK_ULL(30, 24)
+#define FME_THERM_THRESHOLD1_STS	BIT_ULL(32)
+#define FME_THERM_THRESHOLD2_STS	BIT_ULL(33)
+#define FME_THERM_THRESHOLD1_POLICY	BIT_ULL(44)	/* 1: AP1 (50%), 0: AP2 (90%) */
+#define FME_THERM_RDSENSOR_FMT1		0x10
+#define FME_THERM_TEMPERATURE		GENMASK_ULL(6, 0)
+#define FME_THERM_CAP			0x20
+#define FME_THERM_CAP_NO_THROTTLE	BIT_ULL(0)
+#define FME_THERM_SIZE			(FME_THERM_CAP + 8)
+
+/*
+ * FME power management: the power consumed and the thresholds, in watts
+ * (at THRESHOLD1 the hardware throttles 50%, at THRESHOLD2 90%; the status
+ * bits say whether the power is at or above one now), the Xeon's and the
+ * FPGA's power limits in 0.1 W, valid when enabled.  LTR: every AFU
+ * tolerates a memory latency of 40 us or more.
+ */
+#define FME_PWR_STATUS			0x08
+#define FME_PWR_CONSUMED		GENMASK_ULL(17, 0)
+#define FME_PWR_LTR			BIT_ULL(18)
+#define FME_PWR_THRESHOLD		0x10
+#define FME_PWR_THRESHOLD1		GENMASK_ULL(6, 0)
+#define FME_PWR_THRESHOLD2		GENMASK_ULL(14, 8)
+#define FME_PWR_THRESHOLD_MAX		0x7f
+#define FME_PWR_THRESHOLD1_STS		BIT_ULL(16)
+#define FME_PWR_THRESHOLD2_STS		BIT_ULL(17)
+#define FME_PWR_XEON_LIMIT		0x18
+#define FME_PWR_FPGA_LIMIT		0x20
+#define FME_PWR_LIMIT			GENMASK_ULL(14, 0)	/* 0.1 W */
+#define FME_PWR_LIMIT_EN		BIT_ULL(15)
+#define FME_PWR_SIZE			(FME_PWR_FPGA_LIMIT + 8)
 
 /*
  * FME global error feature.  The error registers are write-1-to-clear;

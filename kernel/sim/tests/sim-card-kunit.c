@@ -9,6 +9,8 @@
  *                   the mask and the error interrupt (sim-error.c)
  *   fpga_sim_layout: the register file is the DFL sim-card.c describes,
  *                   as fpga_dfl's parser reads it
+ *   fpga_sim_sensors: the thermal and power model, its bounds and its
+ *                   alarms (sim-sensors.c)
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -441,12 +443,19 @@ static void sim_layout_fme(struct kunit *test)
 	struct fpga_dfl_card *card = sim_enumerate(test);
 	struct fpga_dfl_device *fme = card->fme;
 	struct fpga_dfl_feature *f;
+	unsigned int i;
 	u64 cap;
 
 	KUNIT_EXPECT_EQ(test, card->num_reports, 0);
 	KUNIT_ASSERT_NOT_NULL(test, fme);
 	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, fme->hdr.ioaddr), 0);
-	KUNIT_EXPECT_EQ(test, fme->num_features, 4);
+	KUNIT_ASSERT_EQ(test, fme->num_features, 6);
+	/* Each feature's block runs to the next DFH, the last one's to the end */
+	for (i = 0; i + 1 < fme->num_features; i++)
+		KUNIT_EXPECT_EQ(test, fme->features[i].size,
+				sim_ofs(&t->sim, fme->features[i + 1].ioaddr) -
+				sim_ofs(&t->sim, fme->features[i].ioaddr));
+	KUNIT_EXPECT_EQ(test, fme->features[i].size, FPGA_SIM_PR_SIZE);
 
 	/* Global error, with its vector after the ports' */
 	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_GLOBAL_ERR);
@@ -459,11 +468,10 @@ static void sim_layout_fme(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	KUNIT_EXPECT_EQ(test, f->irq_count, 0);
 
-	/* The counter bank, last, with its capability */
+	/* The counter bank, with its capability */
 	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_COUNTERS);
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_COUNTERS);
-	KUNIT_EXPECT_EQ(test, f->size, SZ_4K);
 	cap = readq(f->ioaddr + CNTR_CAP);
 	KUNIT_EXPECT_EQ(test, FIELD_GET(CNTR_CAP_NUM_PORTS, cap), NUM_PORTS);
 	KUNIT_EXPECT_EQ(test, FIELD_GET(CNTR_CAP_NUM_EVENTS, cap),
@@ -471,9 +479,22 @@ static void sim_layout_fme(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, FIELD_GET(CNTR_CAP_CLOCK_MHZ, cap),
 			FPGA_SIM_CLOCK_MHZ);
 
+	/* Thermal, then power, each with all its registers */
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_THERMAL_MGMT);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_THERMAL);
+	KUNIT_EXPECT_GE(test, f->size, FME_THERM_SIZE);
+	KUNIT_EXPECT_EQ(test, f->irq_count, 0);
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_POWER_MGMT);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_POWER);
+	KUNIT_EXPECT_GE(test, f->size, FME_PWR_SIZE);
+
 	/* The PR engine, last, its staging window inside it */
 	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_PR);
 	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_PTR_EQ(test, f, &fme->features[fme->num_features - 1]);
+	KUNIT_EXPECT_TRUE(test, readq(f->ioaddr + DFH) & DFH_EOL);
 	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_PR);
 	KUNIT_EXPECT_EQ(test, f->size, FPGA_SIM_PR_SIZE);
 	cap = readq(f->ioaddr + FME_PR_STAGE_CAP);
@@ -544,7 +565,225 @@ static struct kunit_suite sim_layout_suite = {
 	.test_cases = sim_layout_cases,
 };
 
-kunit_test_suites(&sim_reset_suite, &sim_error_suite, &sim_layout_suite);
+/* The model's readings, as the registers show them */
+static unsigned int sim_temp(struct fpga_sim *sim)
+{
+	return FIELD_GET(FME_THERM_TEMPERATURE,
+			 fpga_sim_read(sim, FPGA_SIM_FME_THERMAL +
+				       FME_THERM_RDSENSOR_FMT1));
+}
+
+static u64 sim_pwr_status(struct fpga_sim *sim)
+{
+	return fpga_sim_read(sim, FPGA_SIM_FME_POWER + FME_PWR_STATUS);
+}
+
+static unsigned int sim_watts(struct fpga_sim *sim)
+{
+	return FIELD_GET(FME_PWR_CONSUMED, sim_pwr_status(sim));
+}
+
+static u64 sim_therm_thr(struct fpga_sim *sim)
+{
+	return fpga_sim_read(sim, FPGA_SIM_FME_THERMAL + FME_THERM_THRESHOLD);
+}
+
+static u64 sim_pwr_thr(struct fpga_sim *sim)
+{
+	return fpga_sim_read(sim, FPGA_SIM_FME_POWER + FME_PWR_THRESHOLD);
+}
+
+/* The DMA engine: @bytes more in the card's counter of @event */
+static void sim_count(struct fpga_sim *sim, unsigned int event, u64 bytes)
+{
+	fpga_sim_write(sim, FPGA_SIM_FME_COUNTERS + CNTR_REG(CNTR_CARD, event),
+		       fpga_sim_cntr_get(sim, CNTR_CARD, event) + bytes);
+}
+
+/* @ticks ticks, each with @bytes of DMA each way */
+static void sim_load(struct fpga_sim *sim, unsigned int ticks, u64 bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < ticks; i++) {
+		sim_count(sim, CNTR_EVT_DMA_RD_BYTES, bytes);
+		sim_count(sim, CNTR_EVT_DMA_WR_BYTES, bytes);
+		fpga_sim_sensors_step(sim, 1);
+	}
+}
+
+/* A new card is at rest: 20 W, 45 degrees in 35 degrees air, no alarm */
+static void sim_sensors_idle(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	u64 thr = sim_therm_thr(sim);
+
+	KUNIT_EXPECT_EQ(test, sim_temp(sim), 45);
+	KUNIT_EXPECT_EQ(test, sim_watts(sim), 20);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(FME_THERM_THRESHOLD1, thr), 80);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(FME_THERM_THRESHOLD2, thr), 90);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(FME_THERM_TRIP, thr), 100);
+	KUNIT_EXPECT_TRUE(test, thr & FME_THERM_THRESHOLD1_POLICY);
+	KUNIT_EXPECT_FALSE(test, thr & (FME_THERM_THRESHOLD1_STS |
+					 FME_THERM_THRESHOLD2_STS));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, FPGA_SIM_FME_THERMAL +
+					    FME_THERM_CAP), 0);
+	thr = sim_pwr_thr(sim);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(FME_PWR_THRESHOLD1, thr), 80);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(FME_PWR_THRESHOLD2, thr), 95);
+	KUNIT_EXPECT_FALSE(test, thr & (FME_PWR_THRESHOLD1_STS |
+					 FME_PWR_THRESHOLD2_STS));
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, FPGA_SIM_FME_POWER +
+					    FME_PWR_FPGA_LIMIT),
+			FME_PWR_LIMIT_EN | 1000);
+	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, FPGA_SIM_FME_POWER +
+					    FME_PWR_XEON_LIMIT), 0);
+
+	/* Ten idle seconds change nothing */
+	fpga_sim_sensors_step(sim, 1000);
+	KUNIT_EXPECT_EQ(test, sim_temp(sim), 45);
+	KUNIT_EXPECT_EQ(test, sim_watts(sim), 20);
+}
+
+/* Load raises power at once and temperature slowly; idle brings both back */
+static void sim_sensors_load(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	unsigned int temp, watts;
+
+	/* 10 MiB each way per 10 ms: 2 GiB/s, 64 W over the idle 20 */
+	sim_load(sim, 10, 10 * SZ_1M);
+	watts = sim_watts(sim);
+	KUNIT_EXPECT_GT(test, watts, 30);
+	KUNIT_EXPECT_LT(test, watts, 84);
+	KUNIT_EXPECT_GE(test, sim_temp(sim), 46);
+	sim_load(sim, 190, 10 * SZ_1M);
+	KUNIT_EXPECT_EQ(test, sim_watts(sim), 84);
+	temp = sim_temp(sim);
+	KUNIT_EXPECT_GT(test, temp, 60);
+	KUNIT_EXPECT_LT(test, temp, 35 + 42);
+
+	/* Idle: power falls first, temperature follows */
+	fpga_sim_sensors_step(sim, 50);
+	KUNIT_EXPECT_LT(test, sim_watts(sim), 40);
+	KUNIT_EXPECT_GT(test, sim_temp(sim), 50);
+	KUNIT_EXPECT_LT(test, sim_temp(sim), temp);
+	fpga_sim_sensors_step(sim, 1000);
+	fpga_sim_sensors_step(sim, 1000);
+	KUNIT_EXPECT_EQ(test, sim_watts(sim), 20);
+	KUNIT_EXPECT_EQ(test, sim_temp(sim), 45);
+}
+
+/* No load takes the card past its FPGA limit, nor the register's range */
+static void sim_sensors_bounded(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+
+	sim_load(sim, 1, 1ULL << 50);
+	fpga_sim_sensors_step(sim, 1);
+	KUNIT_EXPECT_LE(test, sim_watts(sim), 100);
+	sim_load(sim, 3000, 1ULL << 40);
+	KUNIT_EXPECT_EQ(test, sim_watts(sim), 100);
+	KUNIT_EXPECT_LE(test, sim_temp(sim), 35 + 50);
+	KUNIT_EXPECT_GE(test, sim_temp(sim), 35 + 49);
+
+	sim->sensors.ambient = 100;
+	fpga_sim_sensors_step(sim, 0);
+	KUNIT_EXPECT_EQ(test, sim_temp(sim), FIELD_MAX(FME_THERM_TEMPERATURE));
+}
+
+/* The power thresholds are software's; 0 turns one off */
+static void sim_sensors_power_alarms(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	size_t ofs = FPGA_SIM_FME_POWER + FME_PWR_THRESHOLD;
+
+	fpga_sim_write(sim, ofs, FIELD_PREP(FME_PWR_THRESHOLD1, 20) |
+		       FIELD_PREP(FME_PWR_THRESHOLD2, 21));
+	fpga_sim_sensors_step(sim, 0);
+	KUNIT_EXPECT_EQ(test, sim_pwr_thr(sim) & (FME_PWR_THRESHOLD1_STS |
+						  FME_PWR_THRESHOLD2_STS),
+			FME_PWR_THRESHOLD1_STS);
+	/* The thresholds themselves are left as software stored them */
+	KUNIT_EXPECT_EQ(test, FIELD_GET(FME_PWR_THRESHOLD2, sim_pwr_thr(sim)),
+			21);
+	sim_load(sim, 20, SZ_1M);
+	KUNIT_EXPECT_TRUE(test, sim_pwr_thr(sim) & FME_PWR_THRESHOLD2_STS);
+
+	fpga_sim_write(sim, ofs, 0);
+	fpga_sim_sensors_step(sim, 0);
+	KUNIT_EXPECT_EQ(test, sim_pwr_thr(sim), 0);
+}
+
+/* The FIM's thermal thresholds, crossed by a hotter room */
+static void sim_sensors_thermal_alarms(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	u64 both = FME_THERM_THRESHOLD1_STS | FME_THERM_THRESHOLD2_STS;
+
+	sim->sensors.ambient = 69;
+	fpga_sim_sensors_step(sim, 0);
+	KUNIT_EXPECT_EQ(test, sim_temp(sim), 79);
+	KUNIT_EXPECT_EQ(test, sim_therm_thr(sim) & both, 0);
+	sim->sensors.ambient = 70;
+	fpga_sim_sensors_step(sim, 0);
+	KUNIT_EXPECT_EQ(test, sim_therm_thr(sim) & both,
+			FME_THERM_THRESHOLD1_STS);
+	sim->sensors.ambient = 80;
+	fpga_sim_sensors_step(sim, 0);
+	KUNIT_EXPECT_EQ(test, sim_therm_thr(sim) & both, both);
+
+	/* A threshold that is not enabled never alarms */
+	fpga_sim_write(sim, FPGA_SIM_FME_THERMAL + FME_THERM_THRESHOLD,
+		       sim_therm_thr(sim) & ~FME_THERM_THRESHOLD2_EN);
+	fpga_sim_sensors_step(sim, 0);
+	KUNIT_EXPECT_EQ(test, sim_therm_thr(sim) & both,
+			FME_THERM_THRESHOLD1_STS);
+	sim->sensors.ambient = 35;
+	fpga_sim_sensors_step(sim, 0);
+	KUNIT_EXPECT_EQ(test, sim_therm_thr(sim) & both, 0);
+}
+
+/* LTR: every port's AFU tolerates latency */
+static void sim_sensors_ltr(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_sim *sim = &t->sim;
+	unsigned int n;
+
+	for (n = 0; n < NUM_PORTS; n++) {
+		fpga_sim_sensors_step(sim, 0);
+		KUNIT_EXPECT_FALSE(test, sim_pwr_status(sim) & FME_PWR_LTR);
+		sw_ctrl(sim, n, PORT_CTRL_LATENCY);
+	}
+	fpga_sim_sensors_step(sim, 0);
+	KUNIT_EXPECT_TRUE(test, sim_pwr_status(sim) & FME_PWR_LTR);
+}
+
+static struct kunit_case sim_sensors_cases[] = {
+	KUNIT_CASE(sim_sensors_idle),
+	KUNIT_CASE(sim_sensors_load),
+	KUNIT_CASE(sim_sensors_bounded),
+	KUNIT_CASE(sim_sensors_power_alarms),
+	KUNIT_CASE(sim_sensors_thermal_alarms),
+	KUNIT_CASE(sim_sensors_ltr),
+	{}
+};
+
+static struct kunit_suite sim_sensors_suite = {
+	.name = "fpga_sim_sensors",
+	.init = sim_kunit_init,
+	.exit = sim_kunit_exit,
+	.test_cases = sim_sensors_cases,
+};
+
+kunit_test_suites(&sim_reset_suite, &sim_error_suite, &sim_layout_suite,
+		  &sim_sensors_suite);
 
 MODULE_DESCRIPTION("KUnit suites of the simulated card's model (fpga_sim)");
 MODULE_LICENSE("GPL");
