@@ -190,14 +190,18 @@ static struct attribute *fpga_fme_error_attrs[] = {
 	NULL,
 };
 
-/* Only an FME with the global error feature has errors/; pr_err needs PR */
+/*
+ * Only an FME with the global error feature has errors/; pr_err needs PR,
+ * and is ours (fpga_fme_pr_attr_visible())
+ */
 static umode_t fpga_fme_error_visible(struct kobject *kobj,
 				      struct attribute *attr, int n)
 {
 	struct device *dev = kobj_to_dev(kobj);
 	struct fpga_fme *fme = dev_get_drvdata(dev);
 
-	if (attr == &dev_attr_pr_err.attr && !fme->pr.base)
+	if (attr == &dev_attr_pr_err.attr &&
+	    !fpga_fme_pr_attr_visible(fme, kobj))
 		return 0;
 	return fpga_fme_error_of(dev)->base ? attr->mode : 0;
 }

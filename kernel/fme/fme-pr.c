@@ -372,12 +372,20 @@ static struct attribute *fpga_fme_pr_attrs[] = {
 	NULL,
 };
 
+/*
+ * Ours, on fpga-fme.N only: dfl-fme.N (the same groups) keeps exactly the
+ * files upstream's dfl-fme has, which OPAE and dfl_abi_test go by
+ */
+bool fpga_fme_pr_attr_visible(struct fpga_fme *fme, struct kobject *kobj)
+{
+	return fme && fme->pr.base && kobj == &fme->fdev->dev.kobj;
+}
+
 static umode_t fpga_fme_pr_visible(struct kobject *kobj, struct attribute *a,
 				   int n)
 {
-	struct fpga_fme *fme = dev_get_drvdata(kobj_to_dev(kobj));
-
-	return fme && fme->pr.base ? a->mode : 0;
+	return fpga_fme_pr_attr_visible(dev_get_drvdata(kobj_to_dev(kobj)),
+					kobj) ? a->mode : 0;
 }
 
 /* pr/: the FME's PR engine, if it has one */

@@ -47,6 +47,7 @@ long fpga_fme_ioctl_port_pr(struct fpga_fme *fme, void __user *arg);
 int fpga_fme_pr_run(struct fpga_fme *fme, unsigned int port, const void *buf,
 		    size_t len);
 extern const struct attribute_group fpga_fme_pr_group;
+bool fpga_fme_pr_attr_visible(struct fpga_fme *fme, struct kobject *kobj);
 extern struct device_attribute dev_attr_pr_err;
 
 /**
