@@ -316,6 +316,57 @@ struct page *fpga_sim_dma_page(struct fpga_sim_iommu *mmu,
 			       struct fpga_sim_dma_cursor *cur, bool write,
 			       size_t *ofs);
 
+/* sim-dma.c: the AFUs' DMA engine */
+enum fpga_sim_dma_op {
+	FPGA_SIM_DMA_COPY,	/* source to destination (loopback) */
+	FPGA_SIM_DMA_READ,	/* read the source only */
+	FPGA_SIM_DMA_WRITE,	/* write the destination only */
+	FPGA_SIM_DMA_TRPUT,	/* read the source, write the destination */
+};
+
+/**
+ * struct fpga_sim_dma_xfer - one pass of an AFU's DMA engine
+ * @op:		what it does
+ * @src:	source IOVA, 64-byte aligned
+ * @dst:	destination IOVA, 64-byte aligned
+ * @lines:	64-byte lines to move
+ * @ctl:	offset of the AFU's control register, checked between chunks
+ * @run:	the value @ctl keeps while the run goes on
+ * @cont:	continuous: passes until the run is aborted
+ * @bytes:	bytes moved so far (grows with each pass)
+ *
+ * A write that is not a copy writes the line's index (from @dst) in each
+ * of its words.
+ */
+struct fpga_sim_dma_xfer {
+	enum fpga_sim_dma_op op;
+	u64 src;
+	u64 dst;
+	u64 lines;
+	size_t ctl;
+	u64 run;
+	bool cont;
+	u64 bytes;
+};
+
+/* A word of a DSM, at @ofs from its base */
+struct fpga_sim_dsm_word {
+	u32 ofs;
+	u64 val;
+};
+
+bool fpga_sim_dma_aborted(struct fpga_sim *sim, unsigned int n, size_t ctl,
+			  u64 run);
+int fpga_sim_dma_xfer(struct fpga_sim *sim, unsigned int n,
+		      struct fpga_sim_dma_xfer *x);
+bool fpga_sim_dma_stopped(struct fpga_sim *sim, unsigned int n, size_t ctl,
+			  u64 stop);
+int fpga_sim_dma_mode(unsigned int mode, enum fpga_sim_dma_op *op);
+void fpga_sim_dma_lines(const struct fpga_sim_dma_xfer *x, u64 *rd, u64 *wr);
+int fpga_sim_dma_dsm(struct fpga_sim *sim, unsigned int n, u64 dsm,
+		     const struct fpga_sim_dsm_word *w, unsigned int num);
+void fpga_sim_dma_fault(struct fpga_sim *sim, unsigned int n);
+
 /* sim-nlb.c */
 extern const struct fpga_sim_afu_model fpga_sim_nlb0_model;
 
