@@ -11,6 +11,8 @@
 
 static const struct fpga_sim_afu_model *const fpga_sim_afu_models[] = {
 	&fpga_sim_nlb0_model,
+	&fpga_sim_nlb3_model,
+	&fpga_sim_he_lb_model,
 };
 
 /**

@@ -367,8 +367,10 @@ int fpga_sim_dma_dsm(struct fpga_sim *sim, unsigned int n, u64 dsm,
 		     const struct fpga_sim_dsm_word *w, unsigned int num);
 void fpga_sim_dma_fault(struct fpga_sim *sim, unsigned int n);
 
-/* sim-nlb.c */
+/* sim-nlb.c, sim-nlb3.c, sim-he.c */
 extern const struct fpga_sim_afu_model fpga_sim_nlb0_model;
+extern const struct fpga_sim_afu_model fpga_sim_nlb3_model;
+extern const struct fpga_sim_afu_model fpga_sim_he_lb_model;
 
 /* sim-afu.c */
 const struct fpga_sim_afu_model *fpga_sim_afu_model_find(u64 guid_h,
