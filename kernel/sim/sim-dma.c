@@ -4,7 +4,8 @@
  * read, written or copied through the port's IOMMU domain, 1 MiB per hold
  * of the IOMMU lock; naturally aligned u64 stores for a DSM (the status
  * line an AFU writes when a run ends); the abort check between chunks;
- * and the report of a DMA fault.
+ * and the report of a DMA fault.  On top of it, the test engine NLB3 and
+ * HE-LB share: their registers, test modes and continuous runs.
  *
  * Any address that does not translate is a DMA fault: the transfer stops
  * where it is and the caller writes nothing more.  The counter bank counts
@@ -12,6 +13,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bitfield.h>
 #include <linux/highmem.h>
 #include <linux/kthread.h>
 #include <linux/minmax.h>
@@ -21,9 +23,12 @@
 
 #include "afu-regs.h"
 #include "sim.h"
+#include "sim_trace.h"
 
 /* Bytes moved per hold of the IOMMU lock: bounds the wait of an unmap */
 #define FPGA_SIM_DMA_CHUNK	SZ_1M
+/* CTL of a test engine while it runs (NLB3's and HE-LB's bits alike) */
+#define FPGA_SIM_DMA_TEST_RUN	(NLB_CTL_RESET_N | NLB_CTL_START)
 
 /**
  * fpga_sim_dma_aborted() - software stopped the run, reset the port, or
@@ -215,20 +220,13 @@ int fpga_sim_dma_xfer(struct fpga_sim *sim, unsigned int n,
 	return ret;
 }
 
-/**
- * fpga_sim_dma_stopped() - software ended the run: not aborted, stopped
- * @sim: the card
- * @n: the port
- * @ctl: offset of the AFU's control register
- * @stop: the value that says "stop" there
- *
- * A run that fpga_sim_dma_aborted() cut short because @ctl reads @stop
- * ends as if it had completed (DSM and all): how a continuous run ends.
- *
- * Return: true if so.
+/*
+ * Software ended the run: a run fpga_sim_dma_aborted() cut short because
+ * @ctl reads @stop ends as if it had completed (DSM and all), as a
+ * continuous run ends
  */
-bool fpga_sim_dma_stopped(struct fpga_sim *sim, unsigned int n, size_t ctl,
-			  u64 stop)
+static bool fpga_sim_dma_stopped(struct fpga_sim *sim, unsigned int n,
+				 size_t ctl, u64 stop)
 {
 	u64 hdr_ctrl = fpga_sim_read(sim, sim->ports[n].hdr + PORT_HDR_CTRL);
 
@@ -236,14 +234,8 @@ bool fpga_sim_dma_stopped(struct fpga_sim *sim, unsigned int n, size_t ctl,
 	       fpga_sim_read(sim, ctl) == stop;
 }
 
-/**
- * fpga_sim_dma_mode() - the transfer of a test mode NLB3 and HE-LB share
- * @mode: NLB_MODE_*
- * @op: out: what the engine does
- *
- * Return: 0, or -EINVAL for a mode the card does not model.
- */
-int fpga_sim_dma_mode(unsigned int mode, enum fpga_sim_dma_op *op)
+/* The transfer of a test mode NLB3 and HE-LB share; -EINVAL if not modelled */
+static int fpga_sim_dma_mode(unsigned int mode, enum fpga_sim_dma_op *op)
 {
 	switch (mode) {
 	case NLB_MODE_LPBK1:
@@ -334,6 +326,92 @@ int fpga_sim_dma_dsm(struct fpga_sim *sim, unsigned int n, u64 dsm,
 	}
 	fpga_sim_dma_end(mmu);
 	return ret;
+}
+
+/**
+ * fpga_sim_dma_test() - a run of NLB3's or HE-LB's test engine
+ * @sim: the card
+ * @n: the port
+ * @t: what differs between the two
+ *
+ * Both have their source, destination, line count, control, mode and
+ * status at the same offsets (NLB0's), and CFG's mode and continuous
+ * bits at the same places.  The run is the mode's transfer, once or
+ * continuously; one that software stops (CTL reads @t->stop) ends as a
+ * completed one.  START clears itself at the end unless the run was
+ * aborted, then @t->end writes the AFU's status and DSM; a mode not
+ * modelled goes straight there, with an error.  A DMA fault stops the run
+ * where it is and is reported (fpga_sim_dma_fault()).
+ */
+static void fpga_sim_dma_test(struct fpga_sim *sim, unsigned int n,
+			      const struct fpga_sim_dma_test *t)
+{
+	size_t afu = sim->ports[n].afu;
+	u64 cfg = fpga_sim_read(sim, afu + NLB_CFG);
+	u64 src = fpga_sim_read(sim, afu + NLB_SRC_ADDR);
+	u64 dst = fpga_sim_read(sim, afu + NLB_DST_ADDR);
+	struct fpga_sim_dma_xfer x = {
+		.lines = fpga_sim_read(sim, afu + NLB_NUM_LINES),
+		.ctl = afu + NLB_CTL, .run = FPGA_SIM_DMA_TEST_RUN,
+		.cont = cfg & NLB_CFG_CONT,
+	};
+	ktime_t start = ktime_get();
+	bool bad_mode;
+	int ret = -EFAULT;
+
+	if (t->lines_from_0)
+		x.lines = lower_32_bits(x.lines) + 1ULL;
+	trace_engine_start(sim, n, src, dst, x.lines);
+	fpga_sim_write(sim, afu + NLB_STATUS1, 1);
+	bad_mode = fpga_sim_dma_mode(FIELD_GET(NLB_CFG_MODE, cfg), &x.op);
+	if (bad_mode)
+		ret = 0;
+	else if (!xchg(&sim->ports[n].fail_dma, false) &&
+		 !check_mul_overflow(src, (u64)NLB_CACHE_LINE, &x.src) &&
+		 !check_mul_overflow(dst, (u64)NLB_CACHE_LINE, &x.dst))
+		ret = fpga_sim_dma_xfer(sim, n, &x);
+	trace_engine_complete(sim, n, x.lines, x.bytes, ret, start);
+	if (ret == -EINTR && fpga_sim_dma_stopped(sim, n, x.ctl, t->stop))
+		ret = 0;
+	if (ret != -EINTR)
+		fpga_sim_update(sim, x.ctl, x.run, NLB_CTL_RESET_N);
+	if (!ret)
+		ret = t->end(sim, n, &x, fpga_sim_cntr_clocks(sim, start),
+			     bad_mode);
+	fpga_sim_write(sim, afu + NLB_STATUS1, 0);
+	if (ret == -EFAULT)
+		fpga_sim_dma_fault(sim, n);
+}
+
+/**
+ * fpga_sim_dma_test_step() - start a test run if software asked for one
+ * @sim: the card
+ * @n: the port, out of reset
+ * @t: the AFU's test engine
+ *
+ * Return: true if a run was made.
+ */
+bool fpga_sim_dma_test_step(struct fpga_sim *sim, unsigned int n,
+			    const struct fpga_sim_dma_test *t)
+{
+	if (fpga_sim_read(sim, sim->ports[n].afu + NLB_CTL) !=
+	    FPGA_SIM_DMA_TEST_RUN)
+		return false;
+	fpga_sim_dma_test(sim, n, t);
+	return true;
+}
+
+/**
+ * fpga_sim_dma_test_reset() - a test engine back to idle (port reset)
+ * @sim: the card
+ * @n: the port
+ */
+void fpga_sim_dma_test_reset(struct fpga_sim *sim, unsigned int n)
+{
+	size_t afu = sim->ports[n].afu;
+
+	fpga_sim_take(sim, afu + NLB_CTL);
+	fpga_sim_write(sim, afu + NLB_STATUS1, 0);
 }
 
 /**

@@ -25,7 +25,6 @@
 
 #include "afu-regs.h"
 #include "sim.h"
-#include "sim_trace.h"
 
 #define FPGA_SIM_HE_RUN		(HE_CTL_RESET_N | HE_CTL_START)
 #define FPGA_SIM_HE_STOP	(HE_CTL_RESET_N | HE_CTL_FORCE_CMPL)
@@ -50,10 +49,10 @@ static int fpga_sim_he_dsm(struct fpga_sim *sim, unsigned int n, u64 dsm,
 	return fpga_sim_dma_dsm(sim, n, dsm, w, ARRAY_SIZE(w));
 }
 
-/* The run's end: status, DSM, then the interrupt software asked for */
+/* The end of a run: status, DSM, then the interrupt software asked for */
 static int fpga_sim_he_end(struct fpga_sim *sim, unsigned int n,
-			   const struct fpga_sim_dma_xfer *x, u64 cfg,
-			   u64 ticks, u32 err)
+			   const struct fpga_sim_dma_xfer *x, u64 ticks,
+			   u32 err)
 {
 	size_t afu = sim->ports[n].afu;
 	unsigned int vec;
@@ -67,7 +66,7 @@ static int fpga_sim_he_end(struct fpga_sim *sim, unsigned int n,
 	fpga_sim_write(sim, afu + HE_ERROR, err);
 	ret = fpga_sim_he_dsm(sim, n, fpga_sim_read(sim, afu + HE_DSM_BASE),
 			      rd, wr, ticks, err);
-	if (ret || !(cfg & HE_CFG_INTR_TEST))
+	if (ret || !(fpga_sim_read(sim, afu + HE_CFG) & HE_CFG_INTR_TEST))
 		return ret;
 	vec = FIELD_GET(HE_INTERRUPT0_VECTOR,
 			fpga_sim_read(sim, afu + HE_INTERRUPT0));
@@ -76,77 +75,25 @@ static int fpga_sim_he_end(struct fpga_sim *sim, unsigned int n,
 	return 0;
 }
 
-static void fpga_sim_he_run(struct fpga_sim *sim, unsigned int n)
-{
-	struct fpga_sim_port *port = &sim->ports[n];
-	size_t afu = port->afu;
-	u64 cfg = fpga_sim_read(sim, afu + HE_CFG);
-	u64 src = fpga_sim_read(sim, afu + HE_SRC_ADDR);
-	u64 dst = fpga_sim_read(sim, afu + HE_DST_ADDR);
-	struct fpga_sim_dma_xfer x = {
-		.lines = lower_32_bits(fpga_sim_read(sim, afu + HE_NUM_LINES)) +
-			 1ULL,
-		.ctl = afu + HE_CTL, .run = FPGA_SIM_HE_RUN,
-		.cont = cfg & HE_CFG_CONT,
-	};
-	ktime_t start = ktime_get();
-	bool bad_mode;
-	int ret = -EFAULT;
-
-	trace_engine_start(sim, n, src, dst, x.lines);
-	fpga_sim_write(sim, afu + HE_STATUS0, 0);
-	fpga_sim_write(sim, afu + HE_STATUS1, 1);
-	bad_mode = fpga_sim_dma_mode(FIELD_GET(HE_CFG_MODE, cfg), &x.op);
-	if (bad_mode)
-		ret = 0;
-	else if (!xchg(&port->fail_dma, false) &&
-		 !check_mul_overflow(src, (u64)NLB_CACHE_LINE, &x.src) &&
-		 !check_mul_overflow(dst, (u64)NLB_CACHE_LINE, &x.dst))
-		ret = fpga_sim_dma_xfer(sim, n, &x);
-	trace_engine_complete(sim, n, x.lines, x.bytes, ret, start);
-	/* FORCE_CMPL ends a run as its last line would */
-	if (ret == -EINTR &&
-	    fpga_sim_dma_stopped(sim, n, afu + HE_CTL, FPGA_SIM_HE_STOP))
-		ret = 0;
-	if (ret != -EINTR)
-		fpga_sim_update(sim, afu + HE_CTL, FPGA_SIM_HE_RUN,
-				HE_CTL_RESET_N);
-	if (!ret)
-		ret = fpga_sim_he_end(sim, n, &x, cfg,
-				      fpga_sim_cntr_clocks(sim, start),
-				      bad_mode);
-	fpga_sim_write(sim, afu + HE_STATUS1, 0);
-	if (ret == -EFAULT)
-		fpga_sim_dma_fault(sim, n);
-}
+static const struct fpga_sim_dma_test fpga_sim_he_test = {
+	.stop		= FPGA_SIM_HE_STOP,
+	.lines_from_0	= true,
+	.end		= fpga_sim_he_end,
+};
 
 /* What software wrote to port @n's HE-LB (port out of reset) */
 static bool fpga_sim_he_step(struct fpga_sim *sim, unsigned int n)
 {
-	if (fpga_sim_read(sim, sim->ports[n].afu + HE_CTL) != FPGA_SIM_HE_RUN)
-		return false;
-	fpga_sim_he_run(sim, n);
-	return true;
+	/* STATUS0 is of the last run */
+	if (fpga_sim_read(sim, sim->ports[n].afu + HE_CTL) == FPGA_SIM_HE_RUN)
+		fpga_sim_write(sim, sim->ports[n].afu + HE_STATUS0, 0);
+	return fpga_sim_dma_test_step(sim, n, &fpga_sim_he_test);
 }
 
-/* Port @n's soft reset: the AFU returns to idle */
-static void fpga_sim_he_reset(struct fpga_sim *sim, unsigned int n)
-{
-	size_t afu = sim->ports[n].afu;
-
-	fpga_sim_take(sim, afu + HE_CTL);
-	fpga_sim_write(sim, afu + HE_STATUS1, 0);
-}
-
-/* The AFU header (an AFU DFH, the end of the port's list) and INFO0 */
+/* INFO0: what host_exerciser may ask of this HE-LB */
 static void fpga_sim_he_layout(struct fpga_sim *sim, unsigned int n)
 {
-	size_t afu = sim->ports[n].afu;
-
-	fpga_sim_write(sim, afu + DFH, fpga_sim_dfh(DFH_TYPE_AFU, 0, 0, true));
-	fpga_sim_write(sim, afu + DFH_GUID_L, HE_LB_AFU_GUID_L);
-	fpga_sim_write(sim, afu + DFH_GUID_H, HE_LB_AFU_GUID_H);
-	fpga_sim_write(sim, afu + HE_INFO0,
+	fpga_sim_write(sim, sim->ports[n].afu + HE_INFO0,
 		       FIELD_PREP(HE_INFO0_FREQ_MHZ, FPGA_SIM_CLOCK_MHZ) |
 		       FIELD_PREP(HE_INFO0_API, FPGA_SIM_HE_API) |
 		       HE_INFO0_NO_ATOMICS);
@@ -158,5 +105,5 @@ const struct fpga_sim_afu_model fpga_sim_he_lb_model = {
 	.guid_l	= HE_LB_AFU_GUID_L,
 	.layout	= fpga_sim_he_layout,
 	.step	= fpga_sim_he_step,
-	.reset	= fpga_sim_he_reset,
+	.reset	= fpga_sim_dma_test_reset,
 };

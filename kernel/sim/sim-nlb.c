@@ -132,21 +132,10 @@ static void fpga_sim_nlb_reset(struct fpga_sim *sim, unsigned int n)
 	fpga_sim_write(sim, port->afu + NLB_STATUS1, 0);
 }
 
-/* The AFU header: an AFU DFH, the end of the port's list */
-static void fpga_sim_nlb_layout(struct fpga_sim *sim, unsigned int n)
-{
-	size_t afu = sim->ports[n].afu;
-
-	fpga_sim_write(sim, afu + DFH, fpga_sim_dfh(DFH_TYPE_AFU, 0, 0, true));
-	fpga_sim_write(sim, afu + DFH_GUID_L, NLB0_AFU_GUID_L);
-	fpga_sim_write(sim, afu + DFH_GUID_H, NLB0_AFU_GUID_H);
-}
-
 const struct fpga_sim_afu_model fpga_sim_nlb0_model = {
 	.name	= "nlb0",
 	.guid_h	= NLB0_AFU_GUID_H,
 	.guid_l	= NLB0_AFU_GUID_L,
-	.layout	= fpga_sim_nlb_layout,
 	.step	= fpga_sim_nlb_step,
 	.reset	= fpga_sim_nlb_reset,
 };

@@ -64,8 +64,8 @@ struct task_struct;
  * @name:	what it is called (sysfs afu_model, logs)
  * @guid_h:	high 64 bits of its AFU GUID, which a bitstream names
  * @guid_l:	low 64 bits
- * @layout:	write its registers as they are after programming, AFU
- *		header included; the AFU window is zeroed before
+ * @layout:	write its registers as they are after programming, or
+ *		NULL; the AFU window is zeroed and its header written before
  * @step:	react to what software wrote (model thread, port out of
  *		reset); true if there was something to do
  * @reset:	the port's soft reset: back to idle
@@ -355,17 +355,32 @@ struct fpga_sim_dsm_word {
 	u64 val;
 };
 
+/**
+ * struct fpga_sim_dma_test - what NLB3's and HE-LB's test engines do not
+ * share (fpga_sim_dma_test())
+ * @stop:	CTL's value that ends a run as completed
+ * @lines_from_0: NUM_LINES (its bits 31:0) is the lines minus one
+ * @end:	the end of a run that completed or was stopped, @err 1 for a
+ *		mode not modelled: status and DSM; 0 or -EFAULT
+ */
+struct fpga_sim_dma_test {
+	u64 stop;
+	bool lines_from_0;
+	int (*end)(struct fpga_sim *sim, unsigned int n,
+		   const struct fpga_sim_dma_xfer *x, u64 clocks, u32 err);
+};
+
 bool fpga_sim_dma_aborted(struct fpga_sim *sim, unsigned int n, size_t ctl,
 			  u64 run);
 int fpga_sim_dma_xfer(struct fpga_sim *sim, unsigned int n,
 		      struct fpga_sim_dma_xfer *x);
-bool fpga_sim_dma_stopped(struct fpga_sim *sim, unsigned int n, size_t ctl,
-			  u64 stop);
-int fpga_sim_dma_mode(unsigned int mode, enum fpga_sim_dma_op *op);
 void fpga_sim_dma_lines(const struct fpga_sim_dma_xfer *x, u64 *rd, u64 *wr);
 int fpga_sim_dma_dsm(struct fpga_sim *sim, unsigned int n, u64 dsm,
 		     const struct fpga_sim_dsm_word *w, unsigned int num);
 void fpga_sim_dma_fault(struct fpga_sim *sim, unsigned int n);
+bool fpga_sim_dma_test_step(struct fpga_sim *sim, unsigned int n,
+			    const struct fpga_sim_dma_test *t);
+void fpga_sim_dma_test_reset(struct fpga_sim *sim, unsigned int n);
 
 /* sim-nlb.c, sim-nlb3.c, sim-he.c */
 extern const struct fpga_sim_afu_model fpga_sim_nlb0_model;

@@ -185,132 +185,138 @@ static void mode_lines(int mode, uint64_t lines, uint64_t *rd, uint64_t *wr)
 	*wr = mode == AFU_MODE_READ ? 0 : lines;
 }
 
+/* Start a run of NLB3 (@he 0) or HE-LB over LINES lines in CFG @cfg */
+static void start(FIXTURE_DATA(models) *self, int he, uint64_t cfg)
+{
+	if (he)
+		he_start(self->afu, self->dsm.iova, self->src.iova,
+			 self->dst.iova, LINES, cfg);
+	else
+		nlb_start(self->afu, self->dsm.iova, self->src.iova,
+			  self->dst.iova, LINES, cfg);
+}
+
+/* Wait for the DSM; the lines it says were read and written, 0 or -errno */
+static int dsm_counts(FIXTURE_DATA(models) *self, int he, uint64_t *rd,
+		      uint64_t *wr)
+{
+	volatile uint64_t *dsm = self->dsm.va;
+
+	if (dsm_wait(dsm, he ? HE_DSM_STATUS : NLB_DSM_STATUS, 10000))
+		return -ETIMEDOUT;
+	*rd = he ? he_dsm_reads(dsm) : dsm[NLB_DSM_NUM_READS / 8] & 0xffffffff;
+	*wr = he ? he_dsm_writes(dsm) : dsm[NLB_DSM_NUM_WRITES / 8] >> 32;
+	return 0;
+}
+
+/*
+ * Each of the four modes once: the lines the DSM counts, the data, the
+ * card's counters; START cleared itself and nothing is pending after
+ */
+static void four_modes(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(models) *self, int he)
+{
+	volatile uint64_t *dsm = self->dsm.va;
+	uint64_t rd, wr, want_rd, want_wr;
+	long long before[4];
+	int mode;
+
+	for (mode = AFU_MODE_LPBK1; mode <= AFU_MODE_TRPUT; mode++) {
+		fill(self);
+		read_cntrs(self, before);
+		start(self, he, AFU_CFG_MODE(mode));
+		ASSERT_EQ(0, dsm_counts(self, he, &rd, &wr)) {
+			TH_LOG("mode %d: no DSM", mode);
+		}
+		mode_lines(mode, LINES, &want_rd, &want_wr);
+		EXPECT_EQ(want_rd, rd);
+		EXPECT_EQ(want_wr, wr);
+		/* No error; time passed */
+		EXPECT_EQ(0, dsm[(he ? HE_DSM_STATUS : NLB_DSM_ERROR) / 8] >> 32);
+		EXPECT_GT(dsm[(he ? HE_DSM_TICKS : NLB_DSM_CLOCKS) / 8], 0);
+		EXPECT_EQ(NLB_CTL_RESET_N, nlb_read(self->afu, NLB_CTL));
+		EXPECT_EQ(0, nlb_read(self->afu, NLB_STATUS1));
+		check_dst(_metadata, self, mode);
+		check_cntrs(_metadata, self, before, rd, wr);
+		if (he) {
+			EXPECT_EQ(wr << 32 >> 32 | rd << 32,
+				  nlb_read(self->afu, HE_STATUS0));
+			EXPECT_EQ(0, nlb_read(self->afu, HE_ERROR));
+		}
+	}
+}
+
 TEST_F(models, nlb3_read_write_trput_lpbk1)
 {
 	volatile uint64_t *dsm;
-	long long before[4];
-	uint64_t rd, wr;
-	int mode;
 
 	load(_metadata, self, NLB3_ID, NLB3_AFU_ID);
 	dsm = self->dsm.va;
 	/* fpgadiag reads the clock of its bandwidth here */
 	EXPECT_EQ(250, (nlb_read(self->afu, NLB_STATUS2) >> 32) & 0xffff);
-	for (mode = AFU_MODE_LPBK1; mode <= AFU_MODE_TRPUT; mode++) {
-		fill(self);
-		read_cntrs(self, before);
-		nlb3_start(self->afu, self->dsm.iova, self->src.iova,
-			   self->dst.iova, LINES, AFU_CFG_MODE(mode));
-		ASSERT_EQ(0, dsm_wait(dsm, NLB_DSM_STATUS, 10000)) {
-			TH_LOG("mode %d: no DSM", mode);
-		}
-		mode_lines(mode, LINES, &rd, &wr);
-		EXPECT_EQ(rd, dsm[NLB_DSM_NUM_READS / 8] & 0xffffffff);
-		EXPECT_EQ(wr, dsm[NLB_DSM_NUM_WRITES / 8] >> 32);
-		EXPECT_EQ(0, dsm[NLB_DSM_ERROR / 8] >> 32);
-		EXPECT_GT(dsm[NLB_DSM_CLOCKS / 8], 0);
-		/* START cleared itself, and nothing is pending */
-		EXPECT_EQ(NLB_CTL_RESET_N, nlb_read(self->afu, NLB_CTL));
-		EXPECT_EQ(0, nlb_read(self->afu, NLB_STATUS1));
-		check_dst(_metadata, self, mode);
-		check_cntrs(_metadata, self, before, rd, wr);
-		nlb_write(self->afu, NLB_CTL, NLB_CTL_HALT);
-	}
+	four_modes(_metadata, self, 0);
 	/* A mode the card does not model ends at once, with an error */
 	fill(self);
-	nlb3_start(self->afu, self->dsm.iova, self->src.iova, self->dst.iova,
-		   LINES, AFU_CFG_MODE(7));
+	start(self, 0, AFU_CFG_MODE(7));
 	ASSERT_EQ(0, dsm_wait(dsm, NLB_DSM_STATUS, 10000));
 	EXPECT_EQ(1, dsm[NLB_DSM_ERROR / 8] >> 32);
 	EXPECT_EQ(0, dsm[NLB_DSM_NUM_READS / 8]);
 }
 
-TEST_F(models, nlb3_continuous_until_stop)
+/*
+ * A continuous run of @mode, which goes on until software writes CTL =
+ * @stop; then it ends as a completed one, the DSM counting every pass
+ */
+static void continuous(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(models) *self, int he, int mode,
+		       uint64_t stop)
 {
-	volatile uint64_t *dsm;
+	volatile uint64_t *dsm = self->dsm.va;
+	uint64_t rd, wr, want_rd, want_wr;
 	long long before[4];
-	uint64_t rd;
 
-	load(_metadata, self, NLB3_ID, NLB3_AFU_ID);
-	dsm = self->dsm.va;
 	fill(self);
 	read_cntrs(self, before);
-	nlb3_start(self->afu, self->dsm.iova, self->src.iova, self->dst.iova,
-		   LINES, AFU_CFG_MODE(AFU_MODE_READ) | AFU_CFG_CONT);
+	start(self, he, AFU_CFG_MODE(mode) | AFU_CFG_CONT);
 	usleep(100 * 1000);
-	/* Still running: no end without STOP */
-	EXPECT_EQ(0, dsm[NLB_DSM_STATUS / 8] & 1);
+	EXPECT_EQ(0, dsm[(he ? HE_DSM_STATUS : NLB_DSM_STATUS) / 8] & 1);
 	EXPECT_EQ(NLB_CTL_RUN, nlb_read(self->afu, NLB_CTL));
-	nlb_write(self->afu, NLB_CTL, NLB_CTL_HALT);
-	ASSERT_EQ(0, dsm_wait(dsm, NLB_DSM_STATUS, 10000));
-	rd = dsm[NLB_DSM_NUM_READS / 8] & 0xffffffff;
-	EXPECT_GT(rd, LINES) {
-		TH_LOG("%llu lines read in 100 ms", (unsigned long long)rd);
+	nlb_write(self->afu, NLB_CTL, stop);
+	ASSERT_EQ(0, dsm_counts(self, he, &rd, &wr));
+	mode_lines(mode, mode == AFU_MODE_WRITE ? wr : rd, &want_rd, &want_wr);
+	EXPECT_EQ(want_rd, rd);
+	EXPECT_EQ(want_wr, wr);
+	EXPECT_GT(rd + wr, LINES) {
+		TH_LOG("%llu lines in 100 ms", (unsigned long long)(rd + wr));
 	}
-	EXPECT_EQ(0, dsm[NLB_DSM_NUM_WRITES / 8] >> 32);
 	/* Whole lines, counted by the card as the DSM says */
-	check_cntrs(_metadata, self, before, rd, 0);
+	check_cntrs(_metadata, self, before, rd, wr);
+}
+
+TEST_F(models, nlb3_continuous_until_stop)
+{
+	load(_metadata, self, NLB3_ID, NLB3_AFU_ID);
+	continuous(_metadata, self, 0, AFU_MODE_READ, NLB_CTL_HALT);
 }
 
 TEST_F(models, he_lb_lpbk_read_write_trput)
 {
-	volatile uint64_t *dsm;
-	long long before[4];
-	uint64_t rd, wr, info, st0;
-	int mode;
+	uint64_t info;
 
 	load(_metadata, self, HE_LB_ID, HE_LB_AFU_ID);
-	dsm = self->dsm.va;
 	/* 250 MHz, API version 1, no atomics */
 	info = nlb_read(self->afu, HE_INFO0);
 	EXPECT_EQ(250, info & 0xffff);
 	EXPECT_EQ(1, (info >> 16) & 0xff);
 	EXPECT_EQ(1, (info >> 24) & 1);
-	for (mode = AFU_MODE_LPBK1; mode <= AFU_MODE_TRPUT; mode++) {
-		fill(self);
-		read_cntrs(self, before);
-		he_start(self->afu, self->dsm.iova, self->src.iova,
-			 self->dst.iova, LINES, AFU_CFG_MODE(mode));
-		ASSERT_EQ(0, dsm_wait(dsm, HE_DSM_STATUS, 10000)) {
-			TH_LOG("mode %d: no DSM", mode);
-		}
-		mode_lines(mode, LINES, &rd, &wr);
-		EXPECT_EQ(rd, he_dsm_reads(dsm));
-		EXPECT_EQ(wr, he_dsm_writes(dsm));
-		EXPECT_EQ(0, dsm[HE_DSM_STATUS / 8] >> 32);
-		EXPECT_GT(dsm[HE_DSM_TICKS / 8] & 0xffffffffffull, 0);
-		st0 = nlb_read(self->afu, HE_STATUS0);
-		EXPECT_EQ(wr, st0 & 0xffffffff);
-		EXPECT_EQ(rd, st0 >> 32);
-		EXPECT_EQ(0, nlb_read(self->afu, HE_ERROR));
-		EXPECT_EQ(0, nlb_read(self->afu, HE_STATUS1));
-		EXPECT_EQ(HE_CTL_RESET_N, nlb_read(self->afu, HE_CTL));
-		check_dst(_metadata, self, mode);
-		check_cntrs(_metadata, self, before, rd, wr);
-	}
+	four_modes(_metadata, self, 1);
 }
 
 TEST_F(models, he_lb_continuous_until_forced_completion)
 {
-	volatile uint64_t *dsm;
-	long long before[4];
-	uint64_t rd, wr;
-
 	load(_metadata, self, HE_LB_ID, HE_LB_AFU_ID);
-	dsm = self->dsm.va;
-	fill(self);
-	read_cntrs(self, before);
-	he_start(self->afu, self->dsm.iova, self->src.iova, self->dst.iova,
-		 LINES, AFU_CFG_MODE(AFU_MODE_TRPUT) | AFU_CFG_CONT);
-	usleep(100 * 1000);
-	EXPECT_EQ(0, dsm[HE_DSM_STATUS / 8] & 1);
-	nlb_write(self->afu, HE_CTL, HE_CTL_RESET_N | HE_CTL_FORCE_CMPL);
-	ASSERT_EQ(0, dsm_wait(dsm, HE_DSM_STATUS, 10000));
-	rd = he_dsm_reads(dsm);
-	wr = he_dsm_writes(dsm);
-	EXPECT_EQ(rd, wr);
-	EXPECT_GT(rd, LINES);
-	check_cntrs(_metadata, self, before, rd, wr);
+	continuous(_metadata, self, 1, AFU_MODE_TRPUT,
+		   HE_CTL_RESET_N | HE_CTL_FORCE_CMPL);
 }
 
 static int bind_uint(int fd, unsigned int vector, int efd)
@@ -380,9 +386,9 @@ static void dma_fault(struct __test_metadata *_metadata,
 			 self->dst.iova + BUF_SIZE * 16, LINES,
 			 AFU_CFG_MODE(AFU_MODE_TRPUT));
 	else
-		nlb3_start(self->afu, self->dsm.iova, self->src.iova,
-			   self->dst.iova + BUF_SIZE * 16, LINES,
-			   AFU_CFG_MODE(AFU_MODE_WRITE));
+		nlb_start(self->afu, self->dsm.iova, self->src.iova,
+			  self->dst.iova + BUF_SIZE * 16, LINES,
+			  AFU_CFG_MODE(AFU_MODE_WRITE));
 	for (int i = 0; i < 1000 && port_cntr(self, "dma_faults") == faults; i++)
 		usleep(10 * 1000);
 	EXPECT_EQ(faults + 1, port_cntr(self, "dma_faults"));

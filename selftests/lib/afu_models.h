@@ -66,34 +66,16 @@ static inline uint64_t he_dsm_writes(volatile uint64_t *dsm)
 	       dsm[HE_DSM_COUNTS / 8] >> 32;
 }
 
-/* Start NLB3 in CFG @cfg over @lines lines, as fpgadiag's nlb3 does */
-static inline void nlb3_start(volatile uint64_t *afu, uint64_t dsm,
-			      uint64_t src, uint64_t dst, uint64_t lines,
-			      uint64_t cfg)
-{
-	nlb_write(afu, NLB_CTL, 0);
-	nlb_write(afu, NLB_CTL, NLB_CTL_RESET_N);
-	nlb_write(afu, NLB_DSM_BASEL, dsm);
-	nlb_write(afu, NLB_SRC_ADDR, src / NLB_CACHE_LINE);
-	nlb_write(afu, NLB_DST_ADDR, dst / NLB_CACHE_LINE);
-	nlb_write(afu, NLB_CFG, cfg);
-	nlb_write(afu, NLB_NUM_LINES, lines);
-	nlb_write(afu, NLB_CTL, NLB_CTL_RUN);
-}
-
-/* Start HE-LB in CFG @cfg over @lines lines, as host_exerciser does */
+/*
+ * Start HE-LB in CFG @cfg over @lines lines, as host_exerciser does: NLB0's
+ * sequence (NLB3 takes NLB0's: nlb_start()) with the DSM's address in
+ * cache lines, and one line less in NUM_LINES
+ */
 static inline void he_start(volatile uint64_t *afu, uint64_t dsm,
 			    uint64_t src, uint64_t dst, uint64_t lines,
 			    uint64_t cfg)
 {
-	nlb_write(afu, HE_CTL, 0);
-	nlb_write(afu, HE_CTL, HE_CTL_RESET_N);
-	nlb_write(afu, HE_SRC_ADDR, src / NLB_CACHE_LINE);
-	nlb_write(afu, HE_DST_ADDR, dst / NLB_CACHE_LINE);
-	nlb_write(afu, HE_DSM_BASE, dsm / NLB_CACHE_LINE);
-	nlb_write(afu, HE_NUM_LINES, lines - 1);
-	nlb_write(afu, HE_CFG, cfg);
-	nlb_write(afu, HE_CTL, HE_CTL_RESET_N | HE_CTL_START);
+	nlb_start(afu, dsm / NLB_CACHE_LINE, src, dst, lines - 1, cfg);
 }
 
 /* Wait for bit 0 of DSM word @ofs; 0, or -ETIMEDOUT after @timeout_ms */
