@@ -4,7 +4,7 @@
 # OPAE's tools, unchanged, on the simulated card's AFU models: a port
 # programmed with NLB3 runs fpgadiag's read, write and trput modes (and a
 # continuous read), one programmed with HE-LB runs host_exerciser's lpbk
-# (and read, write, trput, continuous, with an interrupt), then NLB0 comes
+# (and read, write, trput, continuous), then NLB0 comes
 # back and hello_fpga passes.  Their exit status, what they print (the
 # lines read and written), and the card's DMA counters are checked.
 # Programming is afu_program (a bitstream of the card's format, through
@@ -12,6 +12,11 @@
 #
 # fpgadiag is a Python script that runs nlb3: where the VM's Python cannot
 # run it, nlb3 runs with the arguments fpgadiag would give it.
+#
+# Not host_exerciser --interrupt: OPAE 2.14's xfpga reports no interrupts
+# for a port of a DFL driver (it takes their number only from the older
+# intel-fpga driver's port info), so host_exerciser refuses any vector;
+# afu_models_test checks HE-LB's interrupt.
 #
 # Exit status: 0 all passed (some may be skipped), 1 a test failed,
 # 4 nothing ran.
@@ -198,12 +203,6 @@ t_he_lpbk()
 		{ diag "dma_wr_bytes moved by $(($(cntr dma_wr_bytes) - n))"; return 1; }
 }
 
-t_he_interrupt()
-{
-	he_passes 1024 1024 --interrupt 2 || return
-	grep -q "Using Interrupts" "$T/he" || { diag "no interrupt used"; return 1; }
-}
-
 t_program_nlb0()
 {
 	program $NLB0_GUID
@@ -230,7 +229,6 @@ tests()
 	t "host_exerciser --mode read lpbk" he_passes 1024 0 --mode read
 	t "host_exerciser --mode write lpbk" he_passes 0 1024 --mode write
 	t "host_exerciser --mode trput lpbk" he_passes 1024 1024 --mode trput
-	t "host_exerciser --interrupt 2 lpbk" t_he_interrupt
 	t "host_exerciser continuous trput, forced to complete" he_passes "" "" \
 		--mode trput --continuousmode true --contmodetime 1
 	t "NLB0 is programmed back" t_program_nlb0 || return
