@@ -51,8 +51,7 @@ root=$dir/root
 # What a usable root holds: the tests need all of these
 complete()
 {
-	for t in fpgainfo hello_fpga hello_events fpgaconf fpgadiag nlb3 \
-		$([ $he = no ] || echo host_exerciser); do
+	for t in fpgainfo hello_fpga hello_events fpgaconf fpgadiag nlb3; do
 		[ -x "$root/usr/bin/$t" ] || return 1
 	done
 	ls "$root"/usr/lib*/*/opae/libxfpga.so "$root"/usr/lib*/opae/libxfpga.so \
@@ -89,8 +88,13 @@ echo "opae-build: building OPAE from $(basename "$tarball") in $tmp (log: $log)"
 		-DOPAE_WITH_LIBEDIT=OFF -DOPAE_WITH_PYBIND11=OFF \
 		-DOPAE_WITH_HWLOC=OFF -DOPAE_WITH_TBB=OFF -DOPAE_WITH_NUMA=OFF
 	make -C "$tmp/build" -j"$(nproc)" xfpga opaeuio hello_fpga hello_events \
-		fpgainfo fpgaconf nlb0 nlb3 nlb7 \
-		$([ $he = no ] || echo host_exerciser)
+		fpgainfo fpgaconf nlb0 nlb3 nlb7
+	# Built with bookworm's CLI11 and spdlog; a release whose versions
+	# OPAE's code does not take loses only host_exerciser (its tests skip)
+	if [ $he = yes ] && ! make -C "$tmp/build" -j"$(nproc)" host_exerciser; then
+		echo "opae-build: host_exerciser did not build: its tests will skip"
+		he=failed
+	fi
 	# Only the directories of what was built: a whole install would
 	# build the rest and run OPAE's pip steps.  A directory's install
 	# stops at the first program of it not built (its samples): what
@@ -100,7 +104,7 @@ echo "opae-build: building OPAE from $(basename "$tarball") in $tmp (log: $log)"
 		samples/hello_events libraries/libbitstream \
 		libraries/libopaecxx libraries/c++utils binaries/fpgaconf \
 		binaries/fpgadiag \
-		$([ $he = no ] || echo samples/host_exerciser); do
+		$([ $he = yes ] && echo samples/host_exerciser); do
 		DESTDIR=$tmp/root cmake -P "$tmp/build/$d/cmake_install.cmake"
 	done
 	# fpgadiag, a script, beside the programs it runs

@@ -183,7 +183,7 @@ he_passes()
 	want_wr=$2
 	shift 2
 	command -v host_exerciser > /dev/null || {
-		WHY="no host_exerciser (OPAE built without CLI11 and spdlog)"
+		WHY="no host_exerciser: OPAE built without CLI11 and spdlog, or it did not build"
 		return $KSFT_SKIP
 	}
 	run he host_exerciser "$@" lpbk || { diag "status $?"; return 1; }
