@@ -11,6 +11,8 @@
 
 static const struct fpga_sim_afu_model *const fpga_sim_afu_models[] = {
 	&fpga_sim_nlb0_model,
+	&fpga_sim_nlb3_model,
+	&fpga_sim_he_lb_model,
 };
 
 /**
@@ -38,15 +40,21 @@ const struct fpga_sim_afu_model *fpga_sim_afu_model_find(u64 guid_h,
  * @n: the port, which no driver uses (being laid out, or programmed)
  * @model: the AFU
  *
- * The AFU window is as after programming: zero but for what the model
- * lays out.
+ * The AFU window is as after programming: zero but for the AFU header (an
+ * AFU DFH, the end of the port's list, and the model's GUID) and what the
+ * model lays out.
  */
 void fpga_sim_afu_load(struct fpga_sim *sim, unsigned int n,
 		       const struct fpga_sim_afu_model *model)
 {
 	struct fpga_sim_port *port = &sim->ports[n];
+	size_t afu = port->afu;
 
-	memset(sim->regs + port->afu, 0, sim->afu_size);
+	memset(sim->regs + afu, 0, sim->afu_size);
 	WRITE_ONCE(port->model, model);
-	model->layout(sim, n);
+	fpga_sim_write(sim, afu + DFH, fpga_sim_dfh(DFH_TYPE_AFU, 0, 0, true));
+	fpga_sim_write(sim, afu + DFH_GUID_L, model->guid_l);
+	fpga_sim_write(sim, afu + DFH_GUID_H, model->guid_h);
+	if (model->layout)
+		model->layout(sim, n);
 }

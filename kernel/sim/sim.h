@@ -66,8 +66,8 @@ struct task_struct;
  * @name:	what it is called (sysfs afu_model, logs)
  * @guid_h:	high 64 bits of its AFU GUID, which a bitstream names
  * @guid_l:	low 64 bits
- * @layout:	write its registers as they are after programming, AFU
- *		header included; the AFU window is zeroed before
+ * @layout:	write its registers as they are after programming, or
+ *		NULL; the AFU window is zeroed and its header written before
  * @step:	react to what software wrote (model thread, port out of
  *		reset); true if there was something to do
  * @reset:	the port's soft reset: back to idle
@@ -338,8 +338,76 @@ struct page *fpga_sim_dma_page(struct fpga_sim_iommu *mmu,
 			       struct fpga_sim_dma_cursor *cur, bool write,
 			       size_t *ofs);
 
-/* sim-nlb.c */
+/* sim-dma.c: the AFUs' DMA engine */
+enum fpga_sim_dma_op {
+	FPGA_SIM_DMA_COPY,	/* source to destination (loopback) */
+	FPGA_SIM_DMA_READ,	/* read the source only */
+	FPGA_SIM_DMA_WRITE,	/* write the destination only */
+	FPGA_SIM_DMA_TRPUT,	/* read the source, write the destination */
+};
+
+/**
+ * struct fpga_sim_dma_xfer - one pass of an AFU's DMA engine
+ * @op:		what it does
+ * @src:	source IOVA, 64-byte aligned
+ * @dst:	destination IOVA, 64-byte aligned
+ * @lines:	64-byte lines to move
+ * @ctl:	offset of the AFU's control register, checked between chunks
+ * @run:	the value @ctl keeps while the run goes on
+ * @cont:	continuous: passes until the run is aborted
+ * @bytes:	bytes moved so far (grows with each pass)
+ *
+ * A write that is not a copy writes the line's index (from @dst) in each
+ * of its words.
+ */
+struct fpga_sim_dma_xfer {
+	enum fpga_sim_dma_op op;
+	u64 src;
+	u64 dst;
+	u64 lines;
+	size_t ctl;
+	u64 run;
+	bool cont;
+	u64 bytes;
+};
+
+/* A word of a DSM, at @ofs from its base */
+struct fpga_sim_dsm_word {
+	u32 ofs;
+	u64 val;
+};
+
+/**
+ * struct fpga_sim_dma_test - what NLB3's and HE-LB's test engines do not
+ * share (fpga_sim_dma_test())
+ * @stop:	CTL's value that ends a run as completed
+ * @lines_from_0: NUM_LINES (its bits 31:0) is the lines minus one
+ * @end:	the end of a run that completed or was stopped, @err 1 for a
+ *		mode not modelled: status and DSM; 0 or -EFAULT
+ */
+struct fpga_sim_dma_test {
+	u64 stop;
+	bool lines_from_0;
+	int (*end)(struct fpga_sim *sim, unsigned int n,
+		   const struct fpga_sim_dma_xfer *x, u64 clocks, u32 err);
+};
+
+bool fpga_sim_dma_aborted(struct fpga_sim *sim, unsigned int n, size_t ctl,
+			  u64 run);
+int fpga_sim_dma_xfer(struct fpga_sim *sim, unsigned int n,
+		      struct fpga_sim_dma_xfer *x);
+void fpga_sim_dma_lines(const struct fpga_sim_dma_xfer *x, u64 *rd, u64 *wr);
+int fpga_sim_dma_dsm(struct fpga_sim *sim, unsigned int n, u64 dsm,
+		     const struct fpga_sim_dsm_word *w, unsigned int num);
+void fpga_sim_dma_fault(struct fpga_sim *sim, unsigned int n);
+bool fpga_sim_dma_test_step(struct fpga_sim *sim, unsigned int n,
+			    const struct fpga_sim_dma_test *t);
+void fpga_sim_dma_test_reset(struct fpga_sim *sim, unsigned int n);
+
+/* sim-nlb.c, sim-nlb3.c, sim-he.c */
 extern const struct fpga_sim_afu_model fpga_sim_nlb0_model;
+extern const struct fpga_sim_afu_model fpga_sim_nlb3_model;
+extern const struct fpga_sim_afu_model fpga_sim_he_lb_model;
 
 /* sim-afu.c */
 const struct fpga_sim_afu_model *fpga_sim_afu_model_find(u64 guid_h,

@@ -14,7 +14,10 @@ here=$(dirname "$0")
 
 # linux-image-amd64: the VM's kernel; linux-perf: perf in the VM.
 # cmake, g++ and uuid-dev (with pkg-config and json-c): OPAE's offline
-# build, for the interoperability tests (scripts/build/opae-build.sh).
+# build, for the interoperability tests (scripts/build/opae-build.sh);
+# libcli11-dev and libspdlog-dev (bookworm 2.1.2 and 1.10, trixie 2.4.1
+# and 1.15): its host_exerciser, which OPAE would otherwise download them
+# for.
 # liburing-dev: port_bench's baseline for DMA mapping (io_uring's buffer
 # registration), linked statically into the benchmark.
 # linux-source-6.12, python3-yaml, python3-jsonschema: the kernel's ynl
@@ -33,7 +36,7 @@ COMMON="
 	libnl-3-dev libnl-genl-3-dev libdrm-dev libjson-c-dev zlib1g-dev
 	systemtap-sdt-dev liburing-dev
 	debhelper dh-dkms lintian bash-completion git
-	cmake g++ uuid-dev
+	cmake g++ uuid-dev libcli11-dev libspdlog-dev
 	linux-source-6.12 python3-yaml python3-jsonschema
 	debootstrap libsensors5
 "
