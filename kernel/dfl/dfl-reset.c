@@ -22,8 +22,17 @@
 /* The wait holds the port's lock: bounded, and 0 would mean forever */
 #define FPGA_DFL_RESET_TIMEOUT_MAX_US	10000000U
 
-static int fpga_dfl_reset_timeout_set(const char *val,
-				      const struct kernel_param *kp)
+/**
+ * fpga_dfl_timeout_us_set() - set a module parameter that bounds a wait
+ * @val: what was written
+ * @kp: the parameter, an unsigned int in microseconds
+ * @max_us: the largest allowed; 0 is never allowed (it would mean forever)
+ * @what: what the wait is for, in the message
+ *
+ * Return: 0, or -EINVAL (logged) for a value out of range.
+ */
+int fpga_dfl_timeout_us_set(const char *val, const struct kernel_param *kp,
+			    unsigned int max_us, const char *what)
 {
 	unsigned int us;
 	int ret;
@@ -31,14 +40,22 @@ static int fpga_dfl_reset_timeout_set(const char *val,
 	ret = kstrtouint(val, 0, &us);
 	if (ret)
 		return ret;
-	if (!us || us > FPGA_DFL_RESET_TIMEOUT_MAX_US) {
-		pr_err("%s.%s: %u: the soft-reset timeout is 1 to %u us\n",
+	if (!us || us > max_us) {
+		pr_err("%s.%s: %u: the %s timeout is 1 to %u us\n",
 		       kp->mod ? kp->mod->name : "fpga_dfl", kp->name, us,
-		       FPGA_DFL_RESET_TIMEOUT_MAX_US);
+		       what, max_us);
 		return -EINVAL;
 	}
 	WRITE_ONCE(*(unsigned int *)kp->arg, us);
 	return 0;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_timeout_us_set);
+
+static int fpga_dfl_reset_timeout_set(const char *val,
+				      const struct kernel_param *kp)
+{
+	return fpga_dfl_timeout_us_set(val, kp, FPGA_DFL_RESET_TIMEOUT_MAX_US,
+				       "soft-reset");
 }
 
 /*

@@ -44,19 +44,8 @@ static unsigned int pr_timeout_us = 1000000;
 static int fpga_fme_pr_timeout_set(const char *val,
 				   const struct kernel_param *kp)
 {
-	unsigned int us;
-	int ret;
-
-	ret = kstrtouint(val, 0, &us);
-	if (ret)
-		return ret;
-	if (!us || us > FPGA_FME_PR_TIMEOUT_MAX_US) {
-		pr_err("pr_timeout_us: %u: 1 to %u us\n", us,
-		       FPGA_FME_PR_TIMEOUT_MAX_US);
-		return -EINVAL;
-	}
-	WRITE_ONCE(pr_timeout_us, us);
-	return 0;
+	return fpga_dfl_timeout_us_set(val, kp, FPGA_FME_PR_TIMEOUT_MAX_US,
+				       "PR engine");
 }
 
 static const struct kernel_param_ops fpga_fme_pr_timeout_ops = {

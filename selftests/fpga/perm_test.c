@@ -174,7 +174,11 @@ static int op_reset(struct cell *c)
 	return sys_ret(ioctl(c->fd, DFL_FPGA_PORT_RESET, 0));
 }
 
-/* Program port 0 with the AFU it runs (NLB0): it comes back as it was */
+/*
+ * Program port 2 with the AFU it runs (NLB0): it comes back as it was.
+ * Not port 0 or 1: a programming replaces the port's device (and /dev
+ * node), which the other rows and root's open files use.
+ */
 static int op_port_pr(struct cell *c)
 {
 	size_t len;
@@ -183,7 +187,7 @@ static int op_port_pr(struct cell *c)
 
 	if (!bs)
 		return -ENOMEM;
-	ret = pr_program(c->fd, 0, bs, len);
+	ret = pr_program(c->fd, 2, bs, len);
 	free(bs);
 	return ret;
 }
@@ -819,7 +823,8 @@ FIXTURE_SETUP(perm)
 	w->del_id = w->card + 2;
 	ASSERT_EQ(0, sysfs_write(SIM_IOMMU_PARAM,
 				 variant->card == UNTRANSLATED ? "0" : "1"));
-	ret = sim_add(w->card, 2);
+	/* Port 2 is the one DFL_FPGA_FME_PORT_PR programs: no other row's */
+	ret = sim_add(w->card, 3);
 	/* Only this card: the parameter goes back before anything else */
 	ASSERT_EQ(0, sysfs_write(SIM_IOMMU_PARAM, "1"));
 	ASSERT_EQ(0, ret);

@@ -290,6 +290,21 @@ TEST_F(pr, bad_arguments)
 	free(bs);
 }
 
+TEST_F(pr, timeout_parameter_is_validated)
+{
+	const char *param = "/sys/module/fpga_fme/parameters/pr_timeout_us";
+	long long was = sysfs_read_num(param);
+
+	ASSERT_GT(was, 0);
+	EXPECT_EQ(-EINVAL, sysfs_write(param, "0"));
+	EXPECT_EQ(-EINVAL, sysfs_write(param, "60000001"));
+	EXPECT_EQ(-EINVAL, sysfs_write(param, "soon"));
+	EXPECT_EQ(was, sysfs_read_num(param));
+	ASSERT_EQ(0, sysfs_write(param, "60000000"));
+	EXPECT_EQ(60000000, sysfs_read_num(param));
+	ASSERT_EQ(0, sysfs_write(param, "1000000"));
+}
+
 TEST_F(pr, needs_cap_sys_admin)
 {
 	uint8_t *bs;

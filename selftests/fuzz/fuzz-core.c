@@ -438,6 +438,8 @@ static int suite_still_works(void)
 	return ret == 0;
 }
 
+int fuzz_reprogram = 1;
+
 int main(int argc, char **argv)
 {
 	unsigned long calls = 20000, sum[AREA_NUM] = { 0 }, ok[AREA_NUM] = { 0 };
@@ -450,7 +452,7 @@ int main(int argc, char **argv)
 	unsigned long long num = 0;
 	struct result *res;
 
-	while ((opt = getopt(argc, argv, "s:n:t:w:c:U")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:t:w:c:UR")) != -1) {
 		if (strchr("sntw", opt) && parse_num(opt, optarg, &num))
 			return 2;
 		switch (opt) {
@@ -472,10 +474,14 @@ int main(int argc, char **argv)
 		case 'U':
 			unplug = 0;
 			break;
+		case 'R':
+			fuzz_reprogram = 0;
+			break;
 		default:
 			fprintf(stderr,
 				"usage: %s [-s SEED] [-n CALLS] [-t SECONDS] [-w WORKERS]\n"
-				"       [-c port,sysfs,uio,vgem,perf,netlink] [-U (no unplug)]\n",
+				"       [-c port,sysfs,uio,vgem,perf,netlink] [-U (no unplug)]\n"
+				"       [-R (no programming that reaches the card)]\n",
 				argv[0]);
 			return 2;
 		}

@@ -133,7 +133,7 @@ static void fme_port_pr(struct worker *w, int fd, uint8_t *arg)
 	if (below(2))
 		page[below(len)] ^= 1 << below(8);
 	p->argsz = below(4) ? sizeof(*p) : rnd_value();
-	p->flags = below(4) ? 0 : rnd_value();
+	p->flags = below(4) && fuzz_reprogram ? 0 : rnd_value() | 1;
 	p->port_id = below(3) ? below(3) : rnd_value();
 	p->buffer_size = below(3) ? len : below(2) ? len & ~3u : rnd_value();
 	p->buffer_address = below(8) ? (uintptr_t)page

@@ -69,6 +69,9 @@ struct worker {
 	unsigned long ro_written;	/* remote writes into read-only maps */
 };
 
+/* 0 (-R): DFL_FPGA_FME_PORT_PR only with arguments it refuses */
+extern int fuzz_reprogram;
+
 /* xorshift64*, seeded per worker in fuzz-core.c */
 uint64_t rnd(void);
 void rnd_seed(uint64_t seed, int idx);

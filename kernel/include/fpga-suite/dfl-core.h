@@ -425,6 +425,8 @@ fpga_dfl_find_feature(struct fpga_dfl_device *fdev, u16 id)
  * own name too: module_param_cb(reset_timeout_us,
  * &fpga_dfl_reset_timeout_ops, &fpga_dfl_reset_timeout_us, 0644).
  */
+int fpga_dfl_timeout_us_set(const char *val, const struct kernel_param *kp,
+			    unsigned int max_us, const char *what);
 extern const struct kernel_param_ops fpga_dfl_reset_timeout_ops;
 extern unsigned int fpga_dfl_reset_timeout_us;
 int fpga_dfl_port_disable(struct fpga_dfl_device *fdev);
