@@ -33,7 +33,7 @@ export LIBOPAE_CFGFILE="$here/opae-vm.cfg"
 
 cleanup()
 {
-	echo "$SIM_ID" > $SIM/del_device 2>/dev/null
+	[ -d $SIM ] && echo "$SIM_ID" > $SIM/del_device 2>/dev/null
 	echo "${old_huge:-0}" > /proc/sys/vm/nr_hugepages 2>/dev/null
 	modprobe -r fpga_fme fpga_port fpga_sim fpga_dfl 2>/dev/null
 	rm -rf "$T"

@@ -29,7 +29,7 @@ export LIBOPAE_CFGFILE="$here/opae-vm.cfg"
 cleanup()
 {
 	exec 5>&- 6>&-
-	echo "$SIM_ID" > $SIM/del_device 2>/dev/null
+	[ -d $SIM ] && echo "$SIM_ID" > $SIM/del_device 2>/dev/null
 	modprobe -r fpga_fme fpga_port fpga_dfl_pci fpga_sim fpga_dfl 2>/dev/null
 	rm -rf "$T"
 }
