@@ -1,14 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# OPAE's tools, unchanged, on the simulated card's AFU models: a port
+# OPAE's tools, unchanged, on the simulated card's AFU models, on two
+# cards at once.  fpgaconf programs them from GBS files made by fpgactl
+# gbs make (and refuses one of another interface id before the card is
+# asked), fpgainfo port then shows the new AFU.  The first card
 # programmed with NLB3 runs fpgadiag's read, write and trput modes (and a
-# continuous read), one programmed with HE-LB runs host_exerciser's lpbk
-# (and read, write, trput, continuous), then NLB0 comes
-# back and hello_fpga passes.  Their exit status, what they print (the
-# lines read and written), and the card's DMA counters are checked.
-# Programming is afu_program (a bitstream of the card's format, through
-# the FME), built beside this test.  Prints KTAP.
+# continuous read), the second, programmed with HE-LB, runs
+# host_exerciser's lpbk (and read, write, trput, continuous), then NLB0
+# comes back on both and hello_fpga passes on each.  Their exit status,
+# what they print (the lines read and written), and the cards' DMA
+# counters are checked.  Prints KTAP.
 #
 # fpgadiag is a Python script that runs nlb3: where the VM's Python cannot
 # run it, nlb3 runs with the arguments fpgadiag would give it.
@@ -23,17 +25,21 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 SIM=/sys/bus/fpga_sim
-SIM_ID=$((9000 + $$ % 1000))
+SIM_ID=$((9000 + $$ % 500 * 2))
+SIM_ID2=$((SIM_ID + 1))
 NLB0_GUID=d8424dc4-a4a3-c413-f89e-433683f9040b
 NLB3_GUID=f7df405c-bd7a-cf72-22f1-44b0b93acd18
 HE_LB_GUID=56e203e9-864f-49a7-b94b-12284c31e02b
+OTHER_INTERFACE=3b9d1c34-0d3e-4a57-9a52-1f7e8c6b2d10
 HUGEPAGES=16
 T=$(mktemp -d) || exit 1
 export LIBOPAE_CFGFILE="$here/opae-vm.cfg"
 
 cleanup()
 {
-	[ -d $SIM ] && echo "$SIM_ID" > $SIM/del_device 2>/dev/null
+	for id in $SIM_ID $SIM_ID2; do
+		[ -d $SIM ] && echo "$id" > $SIM/del_device 2>/dev/null
+	done
 	echo "${old_huge:-0}" > /proc/sys/vm/nr_hugepages 2>/dev/null
 	modprobe -r fpga_fme fpga_port fpga_sim fpga_dfl 2>/dev/null
 	rm -rf "$T"
@@ -45,7 +51,7 @@ trap 'exit 1' INT TERM
 
 setup()
 {
-	for tool in fpgadiag nlb3 hello_fpga; do
+	for tool in fpgaconf fpgainfo fpgadiag nlb3 hello_fpga; do
 		command -v $tool > /dev/null || {
 			ktap_skip_all "no $tool: OPAE is not in this image (make opae)"
 		}
@@ -57,12 +63,18 @@ setup()
 		ktap_skip_all "no 2 MiB huge pages for OPAE's buffers"
 	modprobe fpga_sim && modprobe fpga_port && modprobe fpga_fme ||
 		{ ktap_plan 0 "modules failed to load"; exit 1; }
-	echo "$SIM_ID 1" > $SIM/new_device ||
-		{ ktap_plan 0 "no simulated card"; exit 1; }
+	echo "$SIM_ID 1" > $SIM/new_device && echo "$SIM_ID2 1" > $SIM/new_device ||
+		{ ktap_plan 0 "no simulated cards"; exit 1; }
 	card=$SIM/devices/fpga_sim$SIM_ID
+	card2=$SIM/devices/fpga_sim$SIM_ID2
 	SIM_BDF=$(basename "$(readlink -f "$card/pci_function")")
-	FME_DEV=/dev/$(cd "$card" && ls -d fpga-fme.* | head -n 1)
-	PORT=$(cd "$card" && ls -d fpga-port.* | head -n 1)
+	SIM_BDF2=$(basename "$(readlink -f "$card2/pci_function")")
+	for afu in nlb0 nlb3 helb; do
+		fpgactl gbs make afu $afu out "$T/$afu.gbs" > /dev/null ||
+			{ ktap_plan 0 "fpgactl gbs make afu $afu failed"; exit 1; }
+	done
+	fpgactl gbs make afu nlb3 interface $OTHER_INTERFACE out "$T/other.gbs" \
+		> /dev/null || { ktap_plan 0 "fpgactl gbs make failed"; exit 1; }
 	if python3 -c 'import argparse, subprocess' 2>/dev/null; then
 		DIAG=fpgadiag
 	else
@@ -70,28 +82,54 @@ setup()
 	fi
 }
 
-# program GUID: port 0 of the card runs the AFU GUID
+# port_of CARD: the sim card's port device (its name stays across a
+# programming)
+port_of()
+{
+	(cd "$1" && ls -d fpga-port.* | head -n 1)
+}
+
+# program CARD BDF AFU GUID: fpgaconf loads AFU's GBS into the card's
+# port; then the port runs GUID, and fpgainfo port says so
 program()
 {
-	"$here/afu_program" "$FME_DEV" 0 "$1" > "$T/prog" 2>&1 || {
-		diag "afu_program $1: $(cat "$T/prog")"
-		return 1
-	}
-	id=$(cat "/sys/bus/fpga_dfl/devices/$PORT/afu_id")
-	[ "$id" = "$(echo "$1" | tr -d -)" ] ||
-		{ diag "$PORT afu_id is $id after programming $1"; return 1; }
+	run conf fpgaconf -V "$2" "$T/$3.gbs" || { diag "status $?"; return 1; }
+	port=$(port_of "$1")
+	id=$(cat "/sys/bus/fpga_dfl/devices/$port/afu_id")
+	[ "$id" = "$(echo "$4" | tr -d -)" ] ||
+		{ diag "$port afu_id is $id after programming $3"; return 1; }
 	# the port's files come back after programming: udev may lag
 	for _ in $(seq 50); do
-		[ -c "/dev/$PORT" ] && return 0
+		[ -c "/dev/$port" ] && break
 		sleep 0.1
 	done
-	diag "no /dev/$PORT"
-	return 1
+	[ -c "/dev/$port" ] || { diag "no /dev/$port"; return 1; }
+	fpgainfo port "$2" > "$T/info" 2>&1 ||
+		{ diag "fpgainfo port $2: $(cat "$T/info")"; return 1; }
+	grep -qi "^Accelerator GUID *: *$4\$" "$T/info" ||
+		{ diag "fpgainfo port $2 does not show $4:"; diag "$(cat "$T/info")"; return 1; }
+}
+
+# fpgaconf refuses a GBS of another interface id: the card is not asked
+# (its PR error stays clear) and keeps its AFU
+t_other_interface()
+{
+	port=$(port_of "$card")
+	id=$(cat "/sys/bus/fpga_dfl/devices/$port/afu_id")
+	fme=$(cd "$card" && ls -d fpga-fme.* | head -n 1)
+	if run conf fpgaconf "$SIM_BDF" "$T/other.gbs"; then
+		diag "fpgaconf took a GBS of interface $OTHER_INTERFACE"
+		return 1
+	fi
+	[ "$(cat "/sys/bus/fpga_dfl/devices/$port/afu_id")" = "$id" ] ||
+		{ diag "the AFU changed"; return 1; }
+	[ "$(cat "/sys/bus/fpga_dfl/devices/$fme/errors/pr_err")" = 0x0 ] ||
+		{ diag "pr_err $(cat "/sys/bus/fpga_dfl/devices/$fme/errors/pr_err")"; return 1; }
 }
 
 cntr()
 {
-	cat "$card/port0/$1"
+	cat "$CNTR_CARD/port0/$1"
 }
 
 # run NAME COMMAND...: COMMAND's output in $T/NAME and the diagnostics;
@@ -127,7 +165,7 @@ diag_rows()
 
 t_program_nlb3()
 {
-	program $NLB3_GUID
+	program "$card" "$SIM_BDF" nlb3 $NLB3_GUID
 }
 
 # fpgadiag -m MODE over 1023..1025 lines: each row's reads and writes,
@@ -173,7 +211,7 @@ t_fpgadiag_cont()
 
 t_program_he()
 {
-	program $HE_LB_GUID
+	program "$card2" "$SIM_BDF2" helb $HE_LB_GUID
 }
 
 # host_exerciser ARGS... lpbk: passes; its counts are LINES_READ LINES_WRITTEN
@@ -205,12 +243,13 @@ t_he_lpbk()
 
 t_program_nlb0()
 {
-	program $NLB0_GUID
+	program "$card" "$SIM_BDF" nlb0 $NLB0_GUID &&
+		program "$card2" "$SIM_BDF2" nlb0 $NLB0_GUID
 }
 
 t_hello_fpga()
 {
-	run hello hello_fpga "$SIM_BDF" || { diag "status $?"; return 1; }
+	run hello hello_fpga "$1" || { diag "status $?"; return 1; }
 	grep -q "Done Running Test" "$T/hello" &&
 		! grep -qi "not match\|error\|timed out" "$T/hello" ||
 		{ diag "hello_fpga did not pass"; return 1; }
@@ -218,21 +257,25 @@ t_hello_fpga()
 
 tests()
 {
-	t "NLB3 is programmed into a port" t_program_nlb3 ||
+	t "fpgaconf refuses a GBS of another interface id" t_other_interface
+	t "fpgaconf programs NLB3 into the first card" t_program_nlb3 ||
 		return
+	CNTR_CARD=$card
 	t "fpgadiag -m read reads every line" t_fpgadiag read
 	t "fpgadiag -m write writes every line" t_fpgadiag write
 	t "fpgadiag -m trput reads and writes every line" t_fpgadiag trput
 	t "fpgadiag -m read --cont reads until stopped" t_fpgadiag_cont
-	t "HE-LB is programmed into the port" t_program_he || return
+	t "fpgaconf programs HE-LB into the second card" t_program_he || return
+	CNTR_CARD=$card2
 	t "host_exerciser lpbk passes" t_he_lpbk
 	t "host_exerciser --mode read lpbk" he_passes 1024 0 --mode read
 	t "host_exerciser --mode write lpbk" he_passes 0 1024 --mode write
 	t "host_exerciser --mode trput lpbk" he_passes 1024 1024 --mode trput
 	t "host_exerciser continuous trput, forced to complete" he_passes "" "" \
 		--mode trput --continuousmode true --contmodetime 1
-	t "NLB0 is programmed back" t_program_nlb0 || return
-	t "hello_fpga passes on it" t_hello_fpga
+	t "fpgaconf programs NLB0 back into both" t_program_nlb0 || return
+	t "hello_fpga passes on the first" t_hello_fpga "$SIM_BDF"
+	t "hello_fpga passes on the second" t_hello_fpga "$SIM_BDF2"
 }
 
 setup
