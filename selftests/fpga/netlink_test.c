@@ -714,24 +714,7 @@ TEST_F(nl, unload_with_listener)
 
 /* ---- programming through netlink ---- */
 
-#define FW_DIR		"/lib/firmware"
 #define FW_NAME		"fpga-suite-netlink-test.bin"
-
-/* Write @len bytes to FW_DIR/@name; 0 or -errno */
-static int fw_write(const char *name, const void *buf, size_t len)
-{
-	char path[256];
-	FILE *f;
-	size_t n;
-
-	mkdir(FW_DIR, 0755);
-	snprintf(path, sizeof(path), FW_DIR "/%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	n = fwrite(buf, 1, len, f);
-	return fclose(f) || n != len ? -EIO : 0;
-}
 
 static int nlt_program(FIXTURE_DATA(nl) *self, const char *fw, bool by_id)
 {
@@ -781,7 +764,7 @@ TEST_F(nl, port_program)
 	ASSERT_NE(NULL, ls);
 	bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 16, &len);
 	ASSERT_NE(NULL, bs);
-	ASSERT_EQ(0, fw_write(FW_NAME, bs, len));
+	ASSERT_EQ(0, pr_firmware_write(FW_NAME, bs, len));
 
 	/* Taken: the port comes back, the event names the AFU */
 	EXPECT_EQ(0, nlt_program(self, FW_NAME, true)) {
@@ -798,7 +781,7 @@ TEST_F(nl, port_program)
 	/* The same in a GBS file, by name: the kernel skips its header */
 	gbs = gbs_wrap(bs, len, &glen);
 	ASSERT_NE(NULL, gbs);
-	ASSERT_EQ(0, fw_write(FW_NAME, gbs, glen));
+	ASSERT_EQ(0, pr_firmware_write(FW_NAME, gbs, glen));
 	EXPECT_EQ(0, nlt_program(self, FW_NAME, false)) {
 		TH_LOG("%s", self->r.msg);
 	}
@@ -809,7 +792,7 @@ TEST_F(nl, port_program)
 
 	/* Refused by the card: EIO, said in extack and in the event */
 	bs[70] ^= 1;
-	ASSERT_EQ(0, fw_write(FW_NAME, bs, len));
+	ASSERT_EQ(0, pr_firmware_write(FW_NAME, bs, len));
 	EXPECT_EQ(-EIO, nlt_program(self, FW_NAME, true));
 	EXPECT_NE(0, self->r.msg[0]);
 	ASSERT_TRUE(nlt_wait_event(ls, FPGA_NL_CMD_EVENT_PROGRAMMED,
@@ -825,7 +808,7 @@ TEST_F(nl, port_program)
 	EXPECT_EQ(-EINVAL, nlt_program(self, "/etc/passwd", true));
 	EXPECT_EQ(-ENOENT, nlt_program(self, "fpga-suite-no-such-file", true));
 
-	unlink(FW_DIR "/" FW_NAME);
+	unlink(PR_FIRMWARE_DIR "/" FW_NAME);
 	free(bs);
 	nl_socket_free(ls);
 }

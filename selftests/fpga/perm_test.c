@@ -62,6 +62,8 @@ struct world {
 	char port_dev[48], uio_dev[48], fme_dev[48];
 	char port_sys[96], uio_sys[96], fme_sys[96], sim_sys[96];
 	char dfl_port_sys[PATH_MAX];	/* the port by upstream's name */
+	char hwmon_sys[PATH_MAX];	/* the FME's dfl_fme_power, or "" */
+	int pr_port;			/* fpga-port.N of port 2, programmed */
 	struct stat saved[3];		/* the nodes' owner and mode */
 	int root_port, root_uio;	/* root's files, held for the test */
 	struct dma_buf root_buf;	/* mapped through root_port */
@@ -72,7 +74,10 @@ struct world {
 enum node { NO_NODE, PORT, FME, UIO };
 enum remote { LOCAL, MEM_READ, MEM_WRITE, VM_WRITEV };
 /* sysfs: the ports' devices, the FME's, the card's, module parameters */
-enum dir { PORT_DIR, UIO_DIR, DFL_PORT_DIR, FME_DIR, SIM_DIR, MODULE_DIR };
+enum dir {
+	PORT_DIR, UIO_DIR, DFL_PORT_DIR, FME_DIR, SIM_DIR, MODULE_DIR,
+	HWMON_DIR,
+};
 
 struct perm_row;
 
@@ -179,6 +184,8 @@ static int op_reset(struct cell *c)
  * Not port 0 or 1: a programming replaces the port's device (and /dev
  * node), which the other rows and root's open files use.
  */
+#define PERM_FIRMWARE	"fpga-suite-perm-test.bin"
+
 static int op_port_pr(struct cell *c)
 {
 	size_t len;
@@ -341,8 +348,12 @@ static int op_sysfs(struct cell *c)
 		[PORT_DIR] = w->port_sys, [UIO_DIR] = w->uio_sys,
 		[DFL_PORT_DIR] = w->dfl_port_sys, [FME_DIR] = w->fme_sys,
 		[SIM_DIR] = w->sim_sys, [MODULE_DIR] = "/sys/module",
+		[HWMON_DIR] = w->hwmon_sys,
 	};
 
+	/* A kernel without hwmon (the debug kernel): nothing to check */
+	if (!*dirs[c->row->dir])
+		return -ENOSYS;
 	return write_at(dirs[c->row->dir], c->row->attr, c->row->value);
 }
 
@@ -393,6 +404,15 @@ static int op_netlink(struct cell *c)
 		errors = sysfs_read_num(path);
 		ret = errors < 0 ? -EIO :
 		      nlt_port_cmd(sk, family, cmd, w->port, errors, &r);
+		break;
+	case FPGA_NL_CMD_PORT_PROGRAM:
+		/* Port 2 again, as the ioctl's row: no other row uses it */
+		msg = nlt_msg(family, cmd, 0);
+		if (msg) {
+			nla_put_u32(msg, FPGA_NL_A_DEV_ID, w->pr_port);
+			nla_put_string(msg, FPGA_NL_A_FIRMWARE, PERM_FIRMWARE);
+		}
+		ret = msg ? nlt_do(sk, msg, &r) : -ENOMEM;
 		break;
 	default:
 		ret = -EINVAL;
@@ -576,6 +596,10 @@ static const struct perm_row rows[] = {
 	{ .what = "`fpga-fme.N/errors/inject_errors`", .op = op_sysfs,
 	  .dir = FME_DIR, .attr = "errors/inject_errors",
 	  .expect = ROOT_FILE },
+	{ .what = "hwmon `dfl_fme_power` `power1_max`", .op = op_sysfs,
+	  .dir = HWMON_DIR, .attr = "power1_max", .expect = ROOT_FILE },
+	{ .what = "hwmon `dfl_fme_power` `power1_crit`", .op = op_sysfs,
+	  .dir = HWMON_DIR, .attr = "power1_crit", .expect = ROOT_FILE },
 	{ .what = "`fpga_sim/new_device`", .op = op_new_device,
 	  .cleanup = new_card_gone, .expect = ROOT_FILE },
 	{ .what = "`fpga_sim/del_device`", .op = op_del_device,
@@ -590,6 +614,10 @@ static const struct perm_row rows[] = {
 	{ .what = "module parameter `fpga_port.reset_timeout_us`",
 	  .op = op_sysfs, .dir = MODULE_DIR,
 	  .attr = "fpga_port/parameters/reset_timeout_us",
+	  .expect = ROOT_FILE },
+	{ .what = "module parameter `fpga_fme.pr_timeout_us`",
+	  .op = op_sysfs, .dir = MODULE_DIR,
+	  .attr = "fpga_fme/parameters/pr_timeout_us",
 	  .expect = ROOT_FILE },
 	{ .what = "module parameter `fpga_dfl.allow_unsafe_dma`",
 	  .op = op_sysfs, .dir = MODULE_DIR,
@@ -608,6 +636,9 @@ static const struct perm_row rows[] = {
 	  .expect = NET_ADMIN },
 	{ .what = "`FPGA_NL_CMD_PORT_CLEAR_ERRORS`", .op = op_netlink,
 	  .cmd = FPGA_NL_CMD_PORT_CLEAR_ERRORS, .expect = NET_ADMIN },
+	{ .what = "`FPGA_NL_CMD_PORT_PROGRAM` (also needs `CAP_SYS_ADMIN`)",
+	  .op = op_netlink, .cmd = FPGA_NL_CMD_PORT_PROGRAM,
+	  .expect = NET_ADMIN },
 };
 
 /* ---- the table as Documentation/security.md prints it ---- */
@@ -801,6 +832,32 @@ FIXTURE_VARIANT(perm) {
 FIXTURE_VARIANT_ADD(perm, translated) { .card = TRANSLATED };
 FIXTURE_VARIANT_ADD(perm, untranslated) { .card = UNTRANSLATED };
 
+/* The card's hwmon device called @name, under its PCI function; or "" */
+static void find_hwmon(struct world *w, const char *name)
+{
+	char path[PATH_MAX], card[PATH_MAX], dev[PATH_MAX];
+	glob_t g;
+	size_t i;
+
+	w->hwmon_sys[0] = '\0';
+	snprintf(path, sizeof(path), "%s/pci_function", w->sim_sys);
+	if (!realpath(path, card) ||
+	    glob("/sys/class/hwmon/hwmon*", 0, NULL, &g))
+		return;
+	for (i = 0; i < g.gl_pathc; i++) {
+		snprintf(path, sizeof(path), "%s/device", g.gl_pathv[i]);
+		if (!realpath(path, dev) || strcmp(dev, card))
+			continue;
+		snprintf(path, sizeof(path), "%s/name", g.gl_pathv[i]);
+		if (!sysfs_read(path, dev, sizeof(dev)) && !strcmp(dev, name)) {
+			snprintf(w->hwmon_sys, sizeof(w->hwmon_sys), "%s",
+				 g.gl_pathv[i]);
+			break;
+		}
+	}
+	globfree(&g);
+}
+
 static const char *node_of(struct world *w, int i)
 {
 	return i == 0 ? w->port_dev : i == 1 ? w->fme_dev : w->uio_dev;
@@ -811,6 +868,8 @@ FIXTURE_SETUP(perm)
 	struct world *w = &self->w;
 	char path[PATH_MAX], uio[32];
 	struct drm_vgem_ext_bo_create bo;
+	uint8_t *bs;
+	size_t len;
 	glob_t g;
 	int ret, i;
 
@@ -852,6 +911,14 @@ FIXTURE_SETUP(perm)
 		 w->fme);
 	snprintf(w->sim_sys, sizeof(w->sim_sys), SIM_BUS "/devices/fpga_sim%u",
 		 w->card);
+	w->pr_port = sim_port_number_at(w->card, 2);
+	ASSERT_GE(w->pr_port, 0);
+	bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 0, &len);
+	ASSERT_NE(NULL, bs);
+	ret = pr_firmware_write(PERM_FIRMWARE, bs, len);
+	free(bs);
+	ASSERT_EQ(0, ret);
+	find_hwmon(w, "dfl_fme_power");
 	snprintf(path, sizeof(path),
 		 "/sys/class/fpga_region/region*/dfl-port.%d", w->port);
 	ASSERT_EQ(0, glob(path, 0, NULL, &g));

@@ -8,9 +8,11 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <linux/fpga-dfl.h>
 #include <linux/fpga-sim.h>
 
@@ -95,6 +97,26 @@ static inline int pr_program(int fme_fd, unsigned int port, const void *buf,
 	};
 
 	return ioctl(fme_fd, DFL_FPGA_FME_PORT_PR, &pr) ? -errno : 0;
+}
+
+/* Where netlink's PORT_PROGRAM finds its files (request_firmware) */
+#define PR_FIRMWARE_DIR	"/lib/firmware"
+
+/* Write @len bytes to PR_FIRMWARE_DIR/@name: 0 or -errno */
+static inline int pr_firmware_write(const char *name, const void *buf,
+				    size_t len)
+{
+	char path[256];
+	FILE *f;
+	size_t n;
+
+	mkdir(PR_FIRMWARE_DIR, 0755);
+	snprintf(path, sizeof(path), PR_FIRMWARE_DIR "/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	n = fwrite(buf, 1, len, f);
+	return fclose(f) || n != len ? -EIO : 0;
 }
 
 #endif /* _FPGA_SELFTEST_PR_UTIL_H */
