@@ -216,6 +216,7 @@ bool fpga_sim_pr_step(struct fpga_sim *sim)
 	}
 	return busy;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_pr_step);
 
 /**
  * fpga_sim_pr_fini() - free what a programming cut short left
@@ -226,3 +227,4 @@ void fpga_sim_pr_fini(struct fpga_sim *sim)
 	kvfree(sim->pr.buf);
 	sim->pr.buf = NULL;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_pr_fini);

@@ -11,6 +11,8 @@
  *                   as fpga_dfl's parser reads it
  *   fpga_sim_sensors: the thermal and power model, its bounds and its
  *                   alarms (sim-sensors.c)
+ *
+ * The PR engine's suite is in sim-pr-kunit.c, on the same register file.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -25,23 +27,14 @@
 
 #include "fpga-compat.h"
 #include <fpga-suite/dfl-enum.h>
-#include "../sim.h"
-
-#define NUM_PORTS	2
-
-struct sim_kunit {
-	struct fpga_sim sim;
-	struct device *parent;	/* fpga_sim_layout: the card's device */
-	struct fpga_dfl_card *card;	/* and the card enumerated */
-	int irqs[FPGA_SIM_MAX_VECS];
-};
+#include "sim-kunit.h"
 
 /* No irq domain here: nothing to deliver, a raise stays pending */
 static void sim_kunit_irq_work(struct irq_work *work)
 {
 }
 
-static int sim_kunit_init(struct kunit *test)
+int sim_kunit_init(struct kunit *test)
 {
 	struct sim_kunit *t;
 	int ret;
@@ -69,13 +62,14 @@ static int sim_kunit_init(struct kunit *test)
 	return 0;
 }
 
-static void sim_kunit_exit(struct kunit *test)
+void sim_kunit_exit(struct kunit *test)
 {
 	struct sim_kunit *t = test->priv;
 
 	if (!t)		/* init failed */
 		return;
 	irq_work_sync(&t->sim.irq.work);
+	fpga_sim_pr_fini(&t->sim);
 	if (t->card)
 		fpga_dfl_card_discard(t->card);
 	if (t->parent)
