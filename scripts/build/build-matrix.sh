@@ -17,6 +17,8 @@
 #
 # usage: build-matrix.sh [--suite SUITE] [KVER...]  (default: all kernels)
 #        build-matrix.sh [--suite SUITE] --list     (print the kernels)
+#        build-matrix.sh [--suite SUITE] --where    (where it builds, as
+#                                                    the root sees it)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 MAKE=${MAKE:-make}
@@ -30,10 +32,12 @@ kver_of()
 
 suite=""
 list=false
+where=false
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--suite) suite=$2; shift 2 ;;
 	--list) list=true; shift ;;
+	--where) where=true; shift ;;
 	*) break ;;
 	esac
 done
@@ -47,9 +51,18 @@ else
 	root=""
 	run=""
 fi
-out=/build/matrix
-[ -n "$root" ] || out=$top/build/matrix
+# In a suite's root each checkout builds in a directory of its own, so
+# that two checkouts can build there at once
+if [ -n "$root" ]; then
+	out=/build/$(printf '%s' "$top" | sha256sum | cut -c1-12)/matrix
+else
+	out=$top/build/matrix
+fi
 logs=$top/build/matrix
+if $where; then
+	echo "$out"
+	exit 0
+fi
 
 if [ $# -eq 0 ]; then
 	if [ -n "$root" ]; then

@@ -34,12 +34,13 @@ run=false
 vmlinuz=$("$top/scripts/build/suite-root.sh" --image "$suite" "$kver")
 root=$("$top/scripts/build/suite-root.sh" "$suite")
 $built || "$top/scripts/build/build-matrix.sh" --suite "$suite" "$kver"
-[ -d "$root/build/matrix/$kver/kernel" ] ||
+matrix=$("$top/scripts/build/build-matrix.sh" --suite "$suite" --where)
+[ -d "$root$matrix/$kver/kernel" ] ||
 	{ echo "suite-vm: no modules built for $kver in the $suite root" >&2; exit 1; }
 
 # The kselftests' own modules (make stage builds them for the host's
 # kernel), built for KVER in the root, over the stage's
-tests=/build/test-modules/$kver
+tests=${matrix%/matrix}/test-modules/$kver
 rm -rf "$root$tests"
 for d in $(make -s -C "$top" print-test-module-dirs); do
 	d=${d#selftests/}
@@ -51,8 +52,8 @@ for d in $(make -s -C "$top" print-test-module-dirs); do
 done
 
 # shellcheck disable=SC2086
-MODROOT=$root/images/$kver MODULES_DIR=$root/build/matrix/$kver/kernel \
-	MODULES_BUILT_AS=/build/matrix/$kver/kernel \
+MODROOT=$root/images/$kver MODULES_DIR=$root$matrix/$kver/kernel \
+	MODULES_BUILT_AS=$matrix/$kver/kernel \
 	"$top/scripts/vm/mkinitramfs.sh" "$kver" "$image" $stages \
 	"$root$tests/stage" >&2
 $run || { echo "$vmlinuz"; exit 0; }
