@@ -5,8 +5,8 @@
  * the host model (scripts/images/dfl-model) answering port resets.
  *
  * "basic": FME (global error, counter bank, thermal and power management,
- * which sensors_test reads) and two ports with known AFU GUIDs, sizes and
- * register values, one DFHv1 feature.  "malformed": FME;
+ * which sensors_test reads, and a PR engine the model plays) and two ports
+ * with known AFU GUIDs, sizes and register values, one DFHv1 feature.  "malformed": FME;
  * port 0 good but its UINT (DFHv0 capability) and its error feature (DFHv1
  * MSI-X parameter) name vectors the function does not have (ivshmem-plain
  * has no MSI-X); port 1's offset is port 0's (loop); port 2's is outside
