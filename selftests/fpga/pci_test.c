@@ -5,8 +5,8 @@
  * the host model (scripts/images/dfl-model) answering port resets.
  *
  * "basic": FME (global error, counter bank, thermal and power management,
- * which sensors_test reads) and two ports with known AFU GUIDs, sizes and
- * register values, one DFHv1 feature.  "malformed": FME;
+ * which sensors_test reads, and a PR engine the model plays) and two ports
+ * with known AFU GUIDs, sizes and register values, one DFHv1 feature.  "malformed": FME;
  * port 0 good but its UINT (DFHv0 capability) and its error feature (DFHv1
  * MSI-X parameter) name vectors the function does not have (ivshmem-plain
  * has no MSI-X); port 1's offset is port 0's (loop); port 2's is outside
@@ -34,11 +34,17 @@
 #include "kselftest_harness.h"
 #include "pci_util.h"
 #include "perf_util.h"
+#include "pr_util.h"
 #include "uio_util.h"
 
 #define BASIC_GUID0	NLB0_AFU_ID	/* port 0 holds an NLB0 (basic.json) */
 #define BASIC_GUID1	"00112233445566778899aabbccddeeff"
 #define FUTURE_GUID3	"f0e0d0c0b0a090807060504030201000"
+/* basic.json's FME has a PR engine (the model plays it) of this id */
+#define BASIC_INTERFACE	"1af41110-0df1-4a7e-b5c3-9e2d6f8a0c41"
+#define NLB3_ID		"f7df405c-bd7a-cf72-22f1-44b0b93acd18"
+#define NLB3_AFU_ID	"f7df405cbd7acf7222f144b0b93acd18"
+#define PR_TIMEOUT	"/sys/module/fpga_fme/parameters/pr_timeout_us"
 #define MODULES		"uio_fpga fpga_port fpga_fme fpga_dfl_pci fpga_dfl"
 /*
  * The model is a host process beside a TCG guest on a shared machine: give
@@ -538,6 +544,82 @@ TEST_F(pci, fpgactl_on_pci_card)
 			     self->basic.bdf));
 	EXPECT_EQ(0, run_cmd("fpgactl mmio read %d 0x100 | grep -qi 0123456789abcdef", p1));
 	EXPECT_EQ(0, run_cmd("fpgactl reset %d >/dev/null", p1));
+}
+
+/* fpga-fme.@fme's errors/pr_err as a number, or -1 */
+static long long fme_pr_err(int fme)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-fme.%d/errors/pr_err",
+		 fme);
+	return sysfs_read_num(path);
+}
+
+/* DFL_FPGA_FME_PORT_PR of @afu's bitstream for @intf into port 0 */
+static int pci_pr(int fd, const char *afu, const char *intf, bool corrupt)
+{
+	uint8_t *bs;
+	size_t len;
+	int ret;
+
+	bs = pr_bitstream(afu, intf, 64, &len);
+	if (!bs)
+		return -ENOMEM;
+	if (corrupt)
+		bs[sizeof(struct fpga_sim_bitstream) + 3] ^= 1;
+	ret = pr_program(fd, 0, bs, len);
+	free(bs);
+	return ret;
+}
+
+/*
+ * The PR engine of the basic card's FME, played by the host model through
+ * the staging window: DFL_FPGA_FME_PORT_PR loads an AFU (by its GUID: the
+ * model runs only NLB0), a corrupt bitstream is refused with -EIO and a
+ * CRC error in pr_err and the AFU stays, another interface id likewise
+ * (incompatible); NLB0 is loaded back for the tests after
+ */
+TEST_F(pci, fme_port_pr_through_the_host_model)
+{
+	int fme = pci_child_at(&self->basic, "fpga-fme.", 0);
+	int p0 = pci_child_at(&self->basic, "fpga-port.", 0);
+	char buf[64], path[128];
+	int fd;
+
+	NEED_CARDS();
+	ASSERT_GE(fme, 0);
+	ASSERT_GE(p0, 0);
+	ASSERT_EQ(0, sysfs_write(PR_TIMEOUT, MODEL_TIMEOUT_US));
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-fme.%d/pr/interface_id",
+		 fme);
+	ASSERT_EQ(0, sysfs_read(path, buf, sizeof(buf)));
+	EXPECT_STREQ("1af411100df14a7eb5c39e2d6f8a0c41", buf);
+	snprintf(path, sizeof(path), "/dev/fpga-fme.%d", fme);
+	fd = open(path, O_RDWR);
+	ASSERT_GE(fd, 0);
+
+	EXPECT_EQ(0, pci_pr(fd, NLB3_ID, BASIC_INTERFACE, false));
+	EXPECT_EQ(0, fme_pr_err(fme));
+	ASSERT_EQ(0, port_attr(p0, "afu_id", buf, sizeof(buf)));
+	EXPECT_STREQ(NLB3_AFU_ID, buf);
+
+	EXPECT_EQ(-EIO, pci_pr(fd, NLB0_ID, BASIC_INTERFACE, true));
+	EXPECT_EQ(0x2, fme_pr_err(fme));		/* CRC */
+	ASSERT_EQ(0, port_attr(p0, "afu_id", buf, sizeof(buf)));
+	EXPECT_STREQ(NLB3_AFU_ID, buf);
+	EXPECT_TRUE(kmsg_has(self->kmsg, "refused the bitstream", " crc"));
+
+	EXPECT_EQ(-EIO, pci_pr(fd, NLB0_ID, FPGA_SIM_INTERFACE_ID, false));
+	EXPECT_EQ(0x4, fme_pr_err(fme));		/* incompatible */
+
+	/* NLB0 back, and the port's other registers are the image's */
+	EXPECT_EQ(0, pci_pr(fd, NLB0_ID, BASIC_INTERFACE, false));
+	EXPECT_EQ(0, fme_pr_err(fme));
+	close(fd);
+	ASSERT_EQ(0, port_attr(p0, "afu_id", buf, sizeof(buf)));
+	EXPECT_STREQ(BASIC_GUID0, buf);
+	EXPECT_EQ(0, run_cmd("fpgactl mmio read %d 0x100 | grep -qi 1122334455667788", p0));
 }
 
 /*

@@ -6,7 +6,13 @@
 # beside this test) on a simulated card (a PCI function of fpga_sim's
 # bus) and on the PCI cards of the VM (QEMU ivshmem functions bound to
 # fpga_dfl_pci).  What they print is compared with what sysfs says of
-# every FME and port in /sys/class/fpga_region.  Prints KTAP.
+# every FME and port in /sys/class/fpga_region.  fpgaconf programs the
+# PCI card with a PR engine (selftests/fpga/pci-cards/basic.json, played
+# by scripts/images/dfl-model) from GBS files of fpgactl gbs make: one of
+# another interface id is refused before the card is asked, one of an
+# AFU the model does not know is refused by the card (pr_err), NLB3 is
+# loaded (by its GUID: the model runs no NLB3) and fpgainfo port shows
+# it, NLB0 comes back and hello_fpga passes on it.  Prints KTAP.
 #
 # OPAE loads its xfpga plugin only for PCI ids it knows: the simulated
 # card's come in the opae.cfg fpga-tools ships (hello_fpga on it runs
@@ -23,6 +29,11 @@ SIM=/sys/bus/fpga_sim
 SIM_ID=$((8000 + $$ % 1000))
 SHIPPED_CFG=/usr/share/fpga-suite/opae.cfg
 NLB0_GUID=d8424dc4-a4a3-c413-f89e-433683f9040b
+NLB3_GUID=f7df405c-bd7a-cf72-22f1-44b0b93acd18
+UNKNOWN_GUID=0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0
+# The PR interface id of the PCI card "basic" (its image's FME)
+PCI_INTERFACE=1af41110-0df1-4a7e-b5c3-9e2d6f8a0c41
+DFL=/sys/bus/fpga_dfl/devices
 T=$(mktemp -d) || exit 1
 export LIBOPAE_CFGFILE="$here/opae-vm.cfg"
 
@@ -87,7 +98,7 @@ same()
 
 setup()
 {
-	for tool in fpgainfo hello_fpga hello_events; do
+	for tool in fpgainfo hello_fpga hello_events fpgaconf; do
 		command -v $tool > /dev/null || {
 			ktap_skip_all "no $tool: OPAE is not in this image (make opae)"
 		}
@@ -103,8 +114,19 @@ setup()
 	SIM_BDF=$(basename "$(readlink -f "$SIM/devices/fpga_sim$SIM_ID/pci_function")")
 	# ivshmem is not in the driver's id table; every card is probed
 	echo "1af4 1110" > $PCI_DRIVER/new_id
-	# the host model answers a reset slowly (as pci_test sets it)
+	# the host model answers a reset slowly (as pci_test sets it), and
+	# each step of its PR engine within a pass or two of its 1 ms poll:
+	# the 1 s pr_timeout_us is plenty, 5 s for a loaded host
 	echo 5000000 > /sys/module/fpga_port/parameters/reset_timeout_us
+	echo 5000000 > /sys/module/fpga_fme/parameters/pr_timeout_us
+	for afu in nlb0 nlb3 $UNKNOWN_GUID; do
+		fpgactl gbs make afu $afu interface $PCI_INTERFACE \
+			out "$T/pci-$afu.gbs" > /dev/null ||
+			{ ktap_plan 0 "fpgactl gbs make afu $afu failed"; exit 1; }
+	done
+	# the simulated card's interface id, not the PCI card's
+	fpgactl gbs make afu nlb3 out "$T/sim-nlb3.gbs" > /dev/null ||
+		{ ktap_plan 0 "fpgactl gbs make failed"; exit 1; }
 }
 
 # fpgainfo NAME ARGS...: fpgainfo ARGS, its output in $T/NAME
@@ -405,8 +427,119 @@ t_hello_events()
 		fme_error_wait "$fme" catfatal_errors 0x0
 }
 
+# pr_card: "FME BDF" of the PCI card whose PR interface id is
+# PCI_INTERFACE (our fpga-fme.N/pr/interface_id)
+pr_card()
+{
+	want=$(echo $PCI_INTERFACE | tr -d -)
+	for f in $DFL/fpga-fme.*; do
+		[ "$(cat "$f/pr/interface_id" 2>/dev/null)" = "$want" ] || continue
+		dir=$(dirname "$(readlink -f "$f")")
+		echo "${f##*/} $(basename "$(dirname "$dir")")"
+		return
+	done
+}
+
+# pr_port FME: port 0 of the FME's card (its name stays across a
+# programming)
+pr_port()
+{
+	for p in "$(dirname "$(readlink -f "$DFL/$1")")"/fpga-port.*; do
+		[ "$(cat "$p/id")" = 0 ] && echo "${p##*/}" && return
+	done
+}
+
+# run NAME COMMAND...: COMMAND's output in $T/NAME and the diagnostics;
+# its exit status
+run()
+{
+	name=$1
+	shift
+	"$@" > "$T/$name" 2>&1
+	set -- $? "$@"
+	diag "$ $(shift; echo "$*")"
+	diag "$(cat "$T/$name")"
+	return "$1"
+}
+
+# pr_setup: PR_FME, PR_BDF and PR_PORT of the PCI card with a PR engine
+pr_setup()
+{
+	# shellcheck disable=SC2046
+	set -- $(pr_card)
+	[ $# -eq 2 ] ||
+		{ diag "no PCI card with PR interface $PCI_INTERFACE"; return 1; }
+	PR_FME=$1
+	PR_BDF=$2
+	PR_PORT=$(pr_port "$PR_FME")
+	[ -n "$PR_PORT" ] || { diag "no port 0 on $PR_BDF"; return 1; }
+}
+
+# pr_kept AFU_ID PR_ERR: port 0 still runs AFU_ID, the FME says PR_ERR
+pr_kept()
+{
+	id=$(cat "$DFL/$PR_PORT/afu_id")
+	[ "$id" = "$1" ] || { diag "$PR_PORT afu_id is $id, not $1"; return 1; }
+	err=$(cat "$DFL/$PR_FME/errors/pr_err")
+	[ "$err" = "$2" ] || { diag "$PR_FME pr_err is $err, not $2"; return 1; }
+}
+
+# fpgaconf refuses a GBS of another interface id (the simulated card's):
+# the card is not asked, its AFU stays
+t_pci_other_interface()
+{
+	pr_setup || return 1
+	id=$(cat "$DFL/$PR_PORT/afu_id")
+	if run conf fpgaconf -V "$PR_BDF" "$T/sim-nlb3.gbs"; then
+		diag "fpgaconf took a GBS of the simulated card's interface"
+		return 1
+	fi
+	grep -q "No suitable slots found" "$T/conf" ||
+		{ diag "no 'No suitable slots found'"; return 1; }
+	pr_kept "$id" 0x0
+}
+
+# An AFU the model does not know: the card refuses it (PR operation
+# error), fpgaconf fails, the AFU stays
+t_pci_refused()
+{
+	[ -n "$PR_PORT" ] || return 1
+	id=$(cat "$DFL/$PR_PORT/afu_id")
+	if run conf fpgaconf -V "$PR_BDF" "$T/pci-$UNKNOWN_GUID.gbs"; then
+		diag "fpgaconf loaded an AFU the card does not know"
+		return 1
+	fi
+	pr_kept "$id" 0x1
+}
+
+# pci_program AFU GUID: fpgaconf loads AFU's GBS into port 0 of the PCI
+# card; its afu_id and fpgainfo port say GUID
+pci_program()
+{
+	[ -n "$PR_PORT" ] || return 1
+	run conf fpgaconf -V "$PR_BDF" "$T/pci-$1.gbs" ||
+		{ diag "status $?"; return 1; }
+	pr_kept "$(echo "$2" | tr -d -)" 0x0 || return 1
+	# the port's files come back after programming: udev may lag
+	for _ in $(seq 50); do
+		[ -c "/dev/$PR_PORT" ] && break
+		sleep 0.1
+	done
+	[ -c "/dev/$PR_PORT" ] || { diag "no /dev/$PR_PORT"; return 1; }
+	fpgainfo port "$PR_BDF" > "$T/info" 2>&1 ||
+		{ diag "fpgainfo port $PR_BDF: $(cat "$T/info")"; return 1; }
+	grep -qi "^Accelerator GUID *: *$2\$" "$T/info" ||
+		{ diag "fpgainfo port $PR_BDF does not show $2:"; diag "$(cat "$T/info")"; return 1; }
+}
+
+# NLB0 back on the PCI card, and hello_fpga passes on it
+t_pci_hello_again()
+{
+	pci_program nlb0 $NLB0_GUID && hello_passes "$LIBOPAE_CFGFILE" "$PR_BDF"
+}
+
 setup
-ktap_plan 9
+ktap_plan 13
 t "fpgainfo fme lists every FME" t_fme
 t "fpgainfo fme shows every FME's socket id" t_socket_id
 t "fpgainfo port lists every port and AFU" t_port
@@ -416,4 +549,8 @@ t "hello_fpga passes on a PCI card" t_hello_pci
 t "hello_fpga on a port open elsewhere is refused" t_hello_busy
 t "hello_events sees the FME error interrupt of an injected error" t_hello_events
 t "fpgainfo temp and power list every FME" t_sensors
+t "fpgaconf on a PCI card refuses a GBS of another interface id" t_pci_other_interface
+t "fpgaconf on a PCI card: an AFU the card does not know is refused" t_pci_refused
+t "fpgaconf programs NLB3 into a PCI card, fpgainfo port shows it" pci_program nlb3 $NLB3_GUID
+t "fpgaconf programs NLB0 back, hello_fpga passes on the PCI card" t_pci_hello_again
 ktap_done
