@@ -435,13 +435,13 @@ static inline void bench_print(const char *benchmark)
 {
 	struct utsname u;
 
-	printf("%-26s %12s %5s %3s %-10s %12s %5s %-20s %6s %5s %6s %s\n",
+	printf("%-33s %12s %5s %3s %-10s %12s %5s %-20s %6s %5s %6s %s\n",
 	       "benchmark", "median", "IQR%", "n", "unit", "baseline", "IQR%",
 	       "baseline is", "ratio", "band%", "target", "verdict");
 	for (int i = 0; i < bench_nresults; i++) {
 		struct bench_result *r = &bench_results[i];
 
-		printf("%-26s %12.3f %5.1f %3d %-10s ", r->name, r->value.med,
+		printf("%-33s %12.3f %5.1f %3d %-10s ", r->name, r->value.med,
 		       100 * bench_spread(r->value), r->value.n, r->unit);
 		if (r->baseline.n)
 			printf("%12.3f %5.1f %-20s %6.2f %5.1f ",
