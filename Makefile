@@ -81,7 +81,8 @@ help:
 	@echo "make check-full    make check with every collection on every kernel (sid's too),"
 	@echo "                   then the whole debug tier (about 2 hours)"
 	@echo "make check-debug-run VM_TESTS=...  some tests on the cached debug kernel"
-	@echo "make bench         benchmarks in the VM (table + build/bench.json)"
+	@echo "make bench         benchmarks in the VM (table + build/bench.json;"
+	@echo "                   BENCH=port,pmu BENCH_ROUNDS=n STRICT=1)"
 	@echo "make fuzz          syscall fuzzer in the VM (FUZZ_SECONDS=, FUZZ_SEED=, FUZZ_ARGS=)"
 	@echo "make vm            interactive shell in the VM with everything loaded"
 	@echo "make deps          install the Debian packages the suite needs"
@@ -245,13 +246,18 @@ demo:
 		--initrd $(BUILD)/initramfs.cpio --log-dir $(BUILD)/logs --name demo
 
 # Benchmarks in the VM: a table on stdout, the figures in build/bench.json
-# (BENCH=scale,port: only those).  The PCI cards are peer_bench's: two
-# identical ones, for upstream's DFL drivers and ours.
+# (BENCH=scale,port: only those; BENCH_ROUNDS=n samples per figure, default
+# 9; STRICT=1: fail on a target missed beyond its noise band; BENCH_SLOW=
+# figure:percent slows our side of that figure, to check STRICT).  The PCI
+# cards are peer_bench's: two identical ones, for upstream's DFL drivers and
+# ours.
 bench: bench-initramfs
 	scripts/vm/run-vm --mode bench --kernel $(VMLINUZ) \
 		--initrd $(BUILD)/initramfs-bench.cpio --log-dir $(BUILD)/logs --name bench \
 		--pci-cards $(CURDIR)/selftests/bench/pci-cards \
-		--timeout 1500 --json-out $(BUILD)/bench.json --tests "$(BENCH)"
+		--timeout 1500 --json-out $(BUILD)/bench.json --tests "$(BENCH)" \
+		$(if $(filter 1,$(STRICT)),--strict) \
+		$(if $(BENCH_ROUNDS)$(BENCH_SLOW),--append "$(if $(BENCH_ROUNDS),BENCH_ROUNDS=$(BENCH_ROUNDS)) $(if $(BENCH_SLOW),BENCH_SLOW=$(BENCH_SLOW))")
 
 # The upstream DFL drivers, peer_bench's yardstick: built from Debian's
 # linux-source of the host's line at bench time, in the bench's initramfs

@@ -199,18 +199,20 @@ static void side_close(struct side *s)
 }
 
 /* Record one shared path: ours against upstream's, in @unit per op */
-static void add_pair(const char *name, double ours, double up, const char *unit)
+static void add_pair(const char *name, struct bench_stat ours,
+		     struct bench_stat up, const char *unit)
 {
-	bench_add(name, ours, unit, up, "upstream dfl", up / ours, TARGET);
+	bench_add(name, ours, unit, up, "upstream dfl", up.med / ours.med,
+		  TARGET);
 }
 
 static void bench_region_info(struct side *o, struct side *u)
 {
 	struct dfl_fpga_port_region_info ri = { .argsz = sizeof(ri) };
 	const int n = 20000;
-	double to, tu;
+	struct bench_stat to, tu;
 
-	BEST_PAIR(5, to, {
+	BENCH_PAIR("region_info", to, {
 		for (int i = 0; i < n; i++)
 			if (ioctl(o->fd, DFL_FPGA_PORT_GET_REGION_INFO, &ri))
 				exit(1);
@@ -219,17 +221,19 @@ static void bench_region_info(struct side *o, struct side *u)
 			if (ioctl(u->fd, DFL_FPGA_PORT_GET_REGION_INFO, &ri))
 				exit(1);
 	});
-	add_pair("region_info", to / n, tu / n, "ns");
+	add_pair("region_info", bench_scale(to, 1.0 / n),
+		 bench_scale(tu, 1.0 / n), "ns");
 }
 
 static void bench_mmio(struct side *o, struct side *u)
 {
 	const long n = 1 << 20;
-	double to, tu;
+	struct bench_stat to, tu;
 
-	BEST_PAIR(7, to, bench_read_loop(o->afu + NLB_SCRATCH / 8, n),
-		  tu, bench_read_loop(u->afu + NLB_SCRATCH / 8, n));
-	add_pair("mmio_read64", to / n, tu / n, "ns/access");
+	BENCH_PAIR("mmio_read64", to, bench_read_loop(o->afu + NLB_SCRATCH / 8, n),
+		   tu, bench_read_loop(u->afu + NLB_SCRATCH / 8, n));
+	add_pair("mmio_read64", bench_scale(to, 1.0 / n),
+		 bench_scale(tu, 1.0 / n), "ns/access");
 }
 
 /*
@@ -256,20 +260,27 @@ static double resets(struct side *s, int n, int *timeouts)
 
 static void bench_reset(struct side *o, struct side *u)
 {
-	int n = 20, to_ours = 0, to_up = 0;
-	double to = 1e300, tu = 1e300, t;
+	int n = 20, to_ours = 0, to_up = 0, rounds = bench_rounds();
+	struct bench_samples so = { 0 }, su = { 0 };
 
-	for (int r = 0; r < 5; r++) {
-		t = resets(o, n, &to_ours);
-		to = t < to ? t : to;
-		t = resets(u, n, &to_up);
-		tu = t < tu ? t : tu;
-	}
-	add_pair("port_reset", to / 1e3, tu / 1e3, "us");
+	/* Timed inside (a timeout is not): ABBA after a warm-up, by hand */
+	for (int r = -1; r < rounds; r++)
+		for (int i = 0; i < 2; i++) {
+			bool a = bench_abba_a(r, i);
+			double t = a ? resets(o, n, &to_ours) :
+				       resets(u, n, &to_up);
+
+			if (r >= 0)
+				bench_sample(a ? &so : &su, t);
+		}
+	add_pair("port_reset", bench_scale(bench_stat_of(&so), 1e-3),
+		 bench_scale(bench_stat_of(&su), 1e-3), "us");
 	printf("peer_bench: port resets that timed out: ours %d, upstream %d of %d\n",
-	       to_ours, to_up, 5 * n);
-	bench_add("port_reset_timeouts_ours", to_ours, "resets", 0, "", 0, 0);
-	bench_add("port_reset_timeouts_upstream", to_up, "resets", 0, "", 0, 0);
+	       to_ours, to_up, (rounds + 1) * n);
+	bench_add("port_reset_timeouts_ours", bench_fixed(to_ours), "resets",
+		  BENCH_NONE, "", 0, 0);
+	bench_add("port_reset_timeouts_upstream", bench_fixed(to_up), "resets",
+		  BENCH_NONE, "", 0, 0);
 }
 
 /* @n maps and unmaps of [@va, @va + @len); ns per map and per unmap */
@@ -300,31 +311,41 @@ fail:
 }
 
 /*
- * Map + unmap of @len bytes at @va on both sides, in turns (best of 5 of
- * each); with @split, the map and the unmap as figures of their own too.
+ * Map + unmap of @len bytes at @va on both sides, in ABBA turns after a
+ * warm-up; with @split, the map and the unmap as figures of their own too.
  */
 static void bench_map_pair(struct side *o, struct side *u, void *va,
 			   uint64_t len, const char *name, bool split)
 {
-	double om = 1e300, ou = 1e300, um = 1e300, uu = 1e300, m, un;
+	struct bench_samples s[2][3] = { 0 };	/* [ours, up][map+unmap, map, unmap] */
+	struct bench_stat st[2][3];
 	char fig[48];
 
-	for (int r = 0; r < 5; r++) {
-		map_unmap(o, va, len, 50, &m, &un);
-		om = m < om ? m : om;
-		ou = un < ou ? un : ou;
-		map_unmap(u, va, len, 50, &m, &un);
-		um = m < um ? m : um;
-		uu = un < uu ? un : uu;
-	}
+	for (int r = -1; r < bench_rounds(); r++)
+		for (int i = 0; i < 2; i++) {
+			int side = !bench_abba_a(r, i);
+			double m, un;
+
+			map_unmap(side ? u : o, va, len, 50, &m, &un);
+			if (r < 0)
+				continue;
+			bench_sample(&s[side][0], m + un);
+			bench_sample(&s[side][1], m);
+			bench_sample(&s[side][2], un);
+		}
+	for (int side = 0; side < 2; side++)
+		for (int k = 0; k < 3; k++)
+			st[side][k] = bench_scale(bench_stat_of(&s[side][k]), 1e-3);
 	snprintf(fig, sizeof(fig), "dma_map_unmap_%s", name);
-	add_pair(fig, (om + ou) / 1e3, (um + uu) / 1e3, "us");
+	add_pair(fig, st[0][0], st[1][0], "us");
 	if (!split)
 		return;
 	snprintf(fig, sizeof(fig), "dma_map_%s", name);
-	bench_add(fig, om / 1e3, "us", um / 1e3, "upstream dfl", um / om, 0);
+	bench_add(fig, st[0][1], "us", st[1][1], "upstream dfl",
+		  st[1][1].med / st[0][1].med, 0);
 	snprintf(fig, sizeof(fig), "dma_unmap_%s", name);
-	bench_add(fig, ou / 1e3, "us", uu / 1e3, "upstream dfl", uu / ou, 0);
+	bench_add(fig, st[0][2], "us", st[1][2], "upstream dfl",
+		  st[1][2].med / st[0][2].med, 0);
 }
 
 /* Map 1 MiB of 4 KiB pages at @va once; the answer, as an errno figure */
@@ -338,7 +359,7 @@ static void map_4k_pages(struct side *s, void *va, const char *figure)
 		dma_unmap(s->fd, iova);
 	printf("peer_bench: %s: DMA map of 1 MiB of 4 KiB pages: %s\n", s->name,
 	       ret ? strerror(-ret) : "mapped (the pages happened to be contiguous)");
-	bench_add(figure, -ret, "errno", 0, "", 0, 0);
+	bench_add(figure, bench_fixed(-ret), "errno", BENCH_NONE, "", 0, 0);
 }
 
 static void bench_dma(struct side *o, struct side *u)
@@ -384,11 +405,12 @@ static void error_irq_round_trips(struct side *s, int n)
 static void bench_irq(struct side *o, struct side *u)
 {
 	const int n = 100;
-	double to, tu;
+	struct bench_stat to, tu;
 
-	BEST_PAIR(5, to, error_irq_round_trips(o, n),
-		  tu, error_irq_round_trips(u, n));
-	add_pair("error_irq", to / n / 1e3, tu / n / 1e3, "us");
+	BENCH_PAIR("error_irq", to, error_irq_round_trips(o, n),
+		   tu, error_irq_round_trips(u, n));
+	add_pair("error_irq", bench_scale(to, 1 / 1e3 / n),
+		 bench_scale(tu, 1 / 1e3 / n), "us");
 	/* Which CPU took each side's interrupts (a wakeup across CPUs costs
 	 * an IPI, which the emulator makes expensive) */
 	run_cmd("grep -E 'CPU|fpga-port.*err|fpga-irq.*dfl-port' /proc/interrupts");
@@ -405,10 +427,11 @@ static void pmu_reads(struct side *s, int n)
 static void bench_pmu(struct side *o, struct side *u)
 {
 	const int n = 20000;
-	double to, tu;
+	struct bench_stat to, tu;
 
-	BEST_PAIR(5, to, pmu_reads(o, n), tu, pmu_reads(u, n));
-	add_pair("pmu_read", to / n, tu / n, "ns");
+	BENCH_PAIR("pmu_read", to, pmu_reads(o, n), tu, pmu_reads(u, n));
+	add_pair("pmu_read", bench_scale(to, 1.0 / n), bench_scale(tu, 1.0 / n),
+		 "ns");
 }
 
 static void run(void)

@@ -3,7 +3,7 @@
  * pmu_bench: the cost of reading a card counter through its perf PMU
  * (read() on the event's fd), against a software event
  * (PERF_COUNT_SW_CPU_CLOCK) read the same way, in the same guest, in
- * turns (BEST_PAIR):
+ * turns (BENCH_PAIR):
  *
  *   pmu_read_local     the reader runs on the PMU's CPU (cpumask)
  *   pmu_read_remote    the reader runs on another CPU: perf sends an IPI
@@ -23,7 +23,6 @@
 #include "nlb_util.h"
 #include "bench_util.h"
 
-#define REPS	7
 #define READS	20000
 
 static uint64_t sink;
@@ -43,13 +42,14 @@ static void read_loop(int fd, size_t size, long n)
 
 static void bench_read(const char *name, int fpga, int sw, int cpu)
 {
-	double t_fpga, t_sw;
+	struct bench_stat t_fpga, t_sw;
 
 	bench_pin(cpu);
-	BEST_PAIR(REPS, t_fpga, read_loop(fpga, 8, READS),
-		  t_sw, read_loop(sw, 8, READS));
-	bench_add(name, t_fpga / READS, "ns/read", t_sw / READS,
-		  "sw cpu-clock read", t_sw / t_fpga, 0);
+	BENCH_PAIR(name, t_fpga, read_loop(fpga, 8, READS),
+		   t_sw, read_loop(sw, 8, READS));
+	bench_add(name, bench_scale(t_fpga, 1.0 / READS), "ns/read",
+		  bench_scale(t_sw, 1.0 / READS), "sw cpu-clock read",
+		  t_sw.med / t_fpga.med, 0);
 }
 
 int main(void)
@@ -60,7 +60,7 @@ int main(void)
 	};
 	unsigned int card = sim_random_id();
 	int num, cpu, ncpu, fpga, sw, leader, fds[EV_NUM];
-	double t_grp, t_single;
+	struct bench_stat t_grp, t_single;
 	uint32_t type;
 
 	if (run_cmd("modprobe fpga_sim && modprobe fpga_fme") ||
@@ -107,15 +107,15 @@ int main(void)
 		if (e == 0)
 			leader = fds[0];
 	}
-	BEST_PAIR(REPS, t_grp,
-		  read_loop(leader, (EV_NUM + 1) * 8, READS / 4),
-		  t_single, for (int e = 0; e < EV_NUM; e++)
+	BENCH_PAIR("pmu_read_group", t_grp,
+		   read_loop(leader, (EV_NUM + 1) * 8, READS / 4),
+		   t_single, for (int e = 0; e < EV_NUM; e++)
 				read_loop(sw, 8, READS / 4 / EV_NUM));
 	/* Per counter: a group read against one single read each */
-	t_grp /= (READS / 4) * EV_NUM;
-	t_single /= READS / 4 / EV_NUM * EV_NUM;
+	t_grp = bench_scale(t_grp, 1.0 / ((READS / 4) * EV_NUM));
+	t_single = bench_scale(t_single, 1.0 / (READS / 4 / EV_NUM * EV_NUM));
 	bench_add("pmu_read_group", t_grp, "ns/counter", t_single,
-		  "sw cpu-clock read", t_single / t_grp, 0);
+		  "sw cpu-clock read", t_single.med / t_grp.med, 0);
 
 	for (int e = EV_NUM - 1; e >= 0; e--)
 		close(fds[e]);

@@ -34,14 +34,11 @@
 #include "bench_util.h"
 
 
-#define MMIO_REPS	9
-#define DMA_REPS	7
-
 static void bench_mmio(volatile uint64_t *afu)
 {
 	volatile uint64_t *anon, *regs = afu + NLB_SCRATCH / 8;
 	long iters = 1 << 20;
-	double t_mmio, t_anon, t_sys;
+	struct bench_stat t_mmio, t_anon, t_sys;
 	char path[64];
 	int mem;
 
@@ -50,18 +47,18 @@ static void bench_mmio(volatile uint64_t *afu)
 	if (anon == MAP_FAILED)
 		exit(1);
 
-	BEST_PAIR(MMIO_REPS, t_mmio, bench_read_loop(regs, iters),
-		  t_anon, bench_read_loop(anon, iters));
-	t_mmio /= iters;
-	t_anon /= iters;
+	BENCH_PAIR("mmio_read64", t_mmio, bench_read_loop(regs, iters),
+		   t_anon, bench_read_loop(anon, iters));
+	t_mmio = bench_scale(t_mmio, 1.0 / iters);
+	t_anon = bench_scale(t_anon, 1.0 / iters);
 	bench_add("mmio_read64", t_mmio, "ns/access", t_anon, "anonymous memory",
-	    t_anon / t_mmio, 0.9);
-	BEST_PAIR(MMIO_REPS, t_mmio, bench_write_loop(regs, iters),
-		  t_anon, bench_write_loop(anon, iters));
-	t_mmio /= iters;
-	t_anon /= iters;
+	    t_anon.med / t_mmio.med, 0.9);
+	BENCH_PAIR("mmio_write64", t_mmio, bench_write_loop(regs, iters),
+		   t_anon, bench_write_loop(anon, iters));
+	t_mmio = bench_scale(t_mmio, 1.0 / iters);
+	t_anon = bench_scale(t_anon, 1.0 / iters);
 	bench_add("mmio_write64", t_mmio, "ns/access", t_anon, "anonymous memory",
-	    t_anon / t_mmio, 0.9);
+	    t_anon.med / t_mmio.med, 0.9);
 
 	snprintf(path, sizeof(path), "/proc/%d/mem", getpid());
 	mem = open(path, O_RDONLY);
@@ -69,16 +66,16 @@ static void bench_mmio(volatile uint64_t *afu)
 		long n = 20000;
 		uint64_t v;
 
-		BEST_PAIR(3, t_sys, {
+		BENCH_PAIR("mmio_syscall_read64", t_sys, {
 			for (long i = 0; i < n; i++)
 				if (pread(mem, &v, 8, (off_t)(uintptr_t)
 					  &regs[i & (BENCH_MMIO_WORDS - 1)]) != 8)
 					exit(1);
 		}, t_mmio, bench_read_loop(regs, n));
-		t_sys /= n;
-		t_mmio /= n;
+		t_sys = bench_scale(t_sys, 1.0 / n);
+		t_mmio = bench_scale(t_mmio, 1.0 / n);
 		bench_add("mmio_syscall_read64", t_sys, "ns/access", t_mmio,
-		    "mmap read", t_mmio / t_sys, 0);
+		    "mmap read", t_mmio.med / t_sys.med, 0);
 		close(mem);
 	}
 	munmap((void *)anon, 4096);
@@ -171,13 +168,14 @@ static void bench_dma_shifted(volatile uint64_t *afu, int efd,
 			      const struct dma_buf *dst)
 {
 	uint64_t len = src->len - 4096;
-	double t_shifted, t_aligned;
+	struct bench_stat t_shifted, t_aligned;
 
-	BEST_PAIR(DMA_REPS, t_shifted,
+	BENCH_PAIR("dma_loopback_dst_shifted", t_shifted,
 		  loopback(afu, efd, dsm, src->iova, dst->iova + 4096, len),
-		  t_aligned, loopback(afu, efd, dsm, src->iova, dst->iova, len));
-	bench_add("dma_loopback_dst_shifted", len / t_shifted, "GB/s",
-		  len / t_aligned, "dst as mapped", t_aligned / t_shifted, 0);
+		   t_aligned, loopback(afu, efd, dsm, src->iova, dst->iova, len));
+	bench_add("dma_loopback_dst_shifted", bench_per(len, t_shifted), "GB/s",
+		  bench_per(len, t_aligned), "dst as mapped",
+		  t_aligned.med / t_shifted.med, 0);
 }
 
 static void bench_dma(int fd, volatile uint64_t *afu)
@@ -210,28 +208,31 @@ static void bench_dma(int fd, volatile uint64_t *afu)
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		uint64_t len = sizes[i];
-		double t_dma, t_cpy;
+		struct bench_stat t_dma, t_cpy;
 
-		BEST_PAIR(DMA_REPS, t_dma,
-			  loopback(afu, efd, &dsm, src.iova, dst.iova, len),
-			  t_cpy, memcpy(dst.va, src.va, len));
 		snprintf(name, sizeof(name), "dma_loopback_%lluKiB",
 			 (unsigned long long)len >> 10);
-		bench_add(name, len / t_dma, "GB/s", len / t_cpy, "memcpy",
-		    t_cpy / t_dma, len >= (4 << 20) ? 0.8 : 0);
+		BENCH_PAIR(name, t_dma,
+			   loopback(afu, efd, &dsm, src.iova, dst.iova, len),
+			   t_cpy, memcpy(dst.va, src.va, len));
+		bench_add(name, bench_per(len, t_dma), "GB/s",
+			  bench_per(len, t_cpy), "memcpy", t_cpy.med / t_dma.med,
+			  len >= (4 << 20) ? 0.8 : 0);
 		/* Transparent huge pages are 2 MiB aligned: 512 pages */
 		if (len == sizes[0])
 			bench_add("dma_loopback_pages_2MiB_apart",
-				  pages_apart(&src, &dst, src.len, 512),
-				  "%pairs", 0, "", 0, 0);
+				  bench_fixed(pages_apart(&src, &dst, src.len,
+							  512)),
+				  "%pairs", BENCH_NONE, "", 0, 0);
 		for (uint64_t apart = 1024; len >= (4 << 20) && apart <= 4096;
 		     apart *= 4) {
 			snprintf(name, sizeof(name),
 				 "dma_loopback_%lluKiB_%lluMiB_apart",
 				 (unsigned long long)len >> 10,
 				 (unsigned long long)apart / 256);
-			bench_add(name, pages_apart(&src, &dst, len, apart),
-				  "%pairs", 0, "", 0, 0);
+			bench_add(name,
+				  bench_fixed(pages_apart(&src, &dst, len, apart)),
+				  "%pairs", BENCH_NONE, "", 0, 0);
 		}
 	}
 	bench_dma_shifted(afu, efd, &dsm, &src, &dst);
@@ -262,7 +263,8 @@ static void bench_map(int fd)
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		uint64_t len = sizes[i], iova = 0;
 		struct iovec iov;
-		double t, base, mib = len / (double)(1 << 20);
+		struct bench_stat t, base;
+		double mib = len / (double)(1 << 20);
 		void *va;
 
 		va = mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -271,7 +273,9 @@ static void bench_map(int fd)
 			exit(1);
 		iov.iov_base = va;
 		iov.iov_len = len;
-		BEST_PAIR(5, t, {
+		snprintf(name, sizeof(name), "dma_map_unmap_%lluKiB",
+			 (unsigned long long)len >> 10);
+		BENCH_PAIR(name, t, {
 			if (dma_map(fd, va, len, 0, &iova) ||
 			    dma_unmap(fd, iova))
 				exit(1);
@@ -280,10 +284,9 @@ static void bench_map(int fd)
 			    io_uring_unregister_buffers(&ring))
 				exit(1);
 		});
-		snprintf(name, sizeof(name), "dma_map_unmap_%lluKiB",
-			 (unsigned long long)len >> 10);
-		bench_add(name, t / 1e3 / mib, "us/MiB", base / 1e3 / mib,
-			  "io_uring register", base / t, 1 / 1.5);
+		bench_add(name, bench_scale(t, 1 / 1e3 / mib), "us/MiB",
+			  bench_scale(base, 1 / 1e3 / mib), "io_uring register",
+			  base.med / t.med, 1 / 1.5);
 		munmap(va, len);
 	}
 	io_uring_queue_exit(&ring);
@@ -292,14 +295,15 @@ static void bench_map(int fd)
 static void bench_reset(int fd)
 {
 	int n = 50;
-	double t;
+	struct bench_stat t;
 
-	t = BEST_NS(3, {
+	t = BENCH_ONE({
 		for (int i = 0; i < n; i++)
 			if (ioctl(fd, DFL_FPGA_PORT_RESET, 0))
 				exit(1);
-	}) / n;
-	bench_add("port_reset", t / 1e3, "us", 0, "", 0, 0);
+	});
+	bench_add("port_reset", bench_scale(t, 1 / 1e3 / n), "us", BENCH_NONE,
+		  "", 0, 0);
 }
 
 int main(void)

@@ -26,7 +26,6 @@
 #include "uio_util.h"
 #include "bench_util.h"
 
-#define PR_REPS		7
 #define PR_ROUNDS	10
 
 static int fme_fd;
@@ -78,7 +77,7 @@ static void afu_answers(void)
 int main(void)
 {
 	unsigned int card = sim_random_id();
-	double t_pr, t_rebind, t_ready, t_open;
+	struct bench_stat t_pr, t_rebind, t_ready, t_open;
 	char path[256], dev[64];
 	int num;
 
@@ -98,23 +97,20 @@ int main(void)
 	}
 	snprintf(port_dev, sizeof(port_dev), "/dev/fpga-port.%d", num);
 
-	/* Warm up both paths once */
-	program();
-	rebind(num);
-	BEST_PAIR(PR_REPS, t_pr, for (int i = 0; i < PR_ROUNDS; i++) program(),
-		  t_rebind, for (int i = 0; i < PR_ROUNDS; i++) rebind(num));
-	t_pr /= PR_ROUNDS;
-	t_rebind /= PR_ROUNDS;
-	bench_add("pr_program", t_pr / 1e3, "us", t_rebind / 1e3,
-		  "driver unbind + bind", t_rebind / t_pr, 0);
+	BENCH_PAIR("pr_program", t_pr,
+		   for (int i = 0; i < PR_ROUNDS; i++) program(),
+		   t_rebind, for (int i = 0; i < PR_ROUNDS; i++) rebind(num));
+	bench_add("pr_program", bench_scale(t_pr, 1 / 1e3 / PR_ROUNDS), "us",
+		  bench_scale(t_rebind, 1 / 1e3 / PR_ROUNDS),
+		  "driver unbind + bind", t_rebind.med / t_pr.med, 0);
 
-	BEST_PAIR(PR_REPS, t_ready,
-		  for (int i = 0; i < PR_ROUNDS; i++) { program(); afu_answers(); },
-		  t_open, for (int i = 0; i < PR_ROUNDS; i++) afu_answers());
-	t_ready /= PR_ROUNDS;
-	t_open /= PR_ROUNDS;
-	bench_add("pr_working_afu", t_ready / 1e3, "us", t_open / 1e3,
-		  "open + mmap + read, no programming", t_open / t_ready, 0);
+	BENCH_PAIR("pr_working_afu", t_ready,
+		   for (int i = 0; i < PR_ROUNDS; i++) { program(); afu_answers(); },
+		   t_open, for (int i = 0; i < PR_ROUNDS; i++) afu_answers());
+	bench_add("pr_working_afu", bench_scale(t_ready, 1 / 1e3 / PR_ROUNDS),
+		  "us", bench_scale(t_open, 1 / 1e3 / PR_ROUNDS),
+		  "open + mmap + read, no programming", t_open.med / t_ready.med,
+		  0);
 	bench_print("pr");
 
 	free(bs);

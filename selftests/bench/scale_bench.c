@@ -143,24 +143,25 @@ static struct bench_series *list_nl, *list_sysfs;
 static void bench_list(int ports)
 {
 	int by_nl = 0, by_sysfs = 0;
-	double nl, sysfs;
+	struct bench_stat nl, sysfs;
 
-	BEST_PAIR(3, nl, by_nl = fpgactl_list(true),
-		  sysfs, by_sysfs = fpgactl_list(false));
+	BENCH_PAIR("list_netlink", nl, by_nl = fpgactl_list(true),
+		   sysfs, by_sysfs = fpgactl_list(false));
 	/* A line per FME and per port */
 	if (by_nl != by_sysfs || by_nl < ports + ports / SCALE_PORTS) {
 		fprintf(stderr, "scale_bench: fpgactl list: %d lines by netlink, %d by sysfs, for %d ports\n",
 			by_nl, by_sysfs, ports);
 		exit(1);
 	}
-	bench_series_add(list_nl, ports, nl / 1e3 / ports);
-	bench_series_add(list_sysfs, ports, sysfs / 1e3 / ports);
+	bench_series_add(list_nl, ports, nl.med / 1e3 / ports);
+	bench_series_add(list_sysfs, ports, sysfs.med / 1e3 / ports);
 	if (ports == SCALE_MAX_CARDS * SCALE_PORTS) {
 		char name[48];
 
 		snprintf(name, sizeof(name), "list_netlink_%dports", ports);
-		bench_add(name, nl / 1e6, "ms", sysfs / 1e6, "sysfs (fpgactl)",
-			  sysfs / nl, 0);
+		bench_add(name, bench_scale(nl, 1e-6), "ms",
+			  bench_scale(sysfs, 1e-6), "sysfs (fpgactl)",
+			  sysfs.med / nl.med, 0);
 	}
 }
 
@@ -193,17 +194,17 @@ static struct bench_series *pmu_read;
 static void bench_pmu(int cards)
 {
 	int fds[64 * PMU_COUNTERS], n;
-	double t;
+	struct bench_stat t;
 
 	if (cards > 64)
 		return;
 	n = pmu_open_all(cards, fds);
-	t = BEST_NS(5, {
+	t = BENCH_ONE({
 		for (int i = 0; i < n; i++)
 			if (perf_count(fds[i]) == (uint64_t)-1)
 				die("read of a counter", errno);
 	});
-	bench_series_add(pmu_read, n, t / n);
+	bench_series_add(pmu_read, n, t.med / n);
 	for (int i = 0; i < n; i++)
 		close(fds[i]);
 }
@@ -252,23 +253,19 @@ static double perf_stat_cards(int cards)
 
 static void bench_perf_stat(void)
 {
-	double one = 1e300, all = 1e300;
+	struct bench_stat one, all;
 
-	for (int r = 0; r < 3; r++) {
-		double a = perf_stat_cards(1), b = perf_stat_cards(64);
-
-		one = a < one ? a : one;
-		all = b < all ? b : all;
-	}
+	BENCH_PAIR("perf_stat_64cards", all, perf_stat_cards(64),
+		   one, perf_stat_cards(1));
 	/*
 	 * Per counter, perf's own start and exit included: over 64 cards
 	 * against over one (a difference of the two is lost in the noise of
 	 * perf's start, tens of milliseconds here)
 	 */
-	all /= 64 * PMU_COUNTERS;
-	one /= PMU_COUNTERS;
-	bench_add("perf_stat_64cards", all / 1e3, "us/counter", one / 1e3,
-		  "perf stat, 1 card", one / all, 0);
+	all = bench_scale(all, 1 / 1e3 / (64 * PMU_COUNTERS));
+	one = bench_scale(one, 1 / 1e3 / PMU_COUNTERS);
+	bench_add("perf_stat_64cards", all, "us/counter", one,
+		  "perf stat, 1 card", one.med / all.med, 0);
 }
 
 /*
@@ -344,8 +341,8 @@ static void bench_cards(void)
 		share = model_cpu_share(1000);
 		bench_series_add(idle, n, share / n);
 		if (n == 64)
-			bench_add("idle_model_cpu_64cards", share, "%CPU", 0, "",
-				  0, 0);
+			bench_add("idle_model_cpu_64cards", bench_fixed(share),
+				  "%CPU", BENCH_NONE, "", 0, 0);
 		bench_list(ports);
 		bench_pmu(n);
 		if (n == 64)
@@ -448,7 +445,7 @@ static void bench_holders(unsigned int id)
 
 	for (size_t s = 0; s < ARRAY_SIZE(holder_sizes); s++) {
 		int want = holder_sizes[s];
-		double t;
+		struct bench_stat t;
 
 		for (; held < want; held++) {
 			char c;
@@ -464,25 +461,25 @@ static void bench_holders(unsigned int id)
 			if (read(ready[0], &c, 1) != 1 || c != 'k')
 				die("a holder's open", EIO);
 		}
-		t = BEST_NS(3, {
+		t = BENCH_ONE({
 			for (int i = 0; i < 200; i++) {
 				fd = open(dev, O_RDWR);
 				if (fd < 0)
 					die(dev, errno);
 				close(fd);
 			}
-		}) / 200;
-		bench_series_add(oc, want, t / 1e3);
+		});
+		bench_series_add(oc, want, t.med / 200 / 1e3);
 		fd = open(dev, O_RDWR);
 		if (fd < 0)
 			die(dev, errno);
-		t = BEST_NS(3, {
+		t = BENCH_ONE({
 			for (int i = 0; i < 20; i++)
 				if (ioctl(fd, DFL_FPGA_PORT_RESET, 0))
 					die("DFL_FPGA_PORT_RESET", errno);
-		}) / 20;
+		});
 		close(fd);
-		bench_series_add(reset, want, t / 1e3);
+		bench_series_add(reset, want, t.med / 20 / 1e3);
 	}
 	close(quit[1]);
 	for (int i = 0; i < held; i++)

@@ -2,7 +2,7 @@
 /*
  * trace_bench: what observability costs.  The same libfpga work (MMIO
  * writes, MMIO reads, DMA map + unmap of a page, NLB0 loopbacks of
- * 256 KiB) is timed, in turns (best of REPS each), by:
+ * 256 KiB) is timed, in turns (the median of BENCH_ROUNDS each), by:
  *
  *   base      trace_bench_base: libfpga without its USDT probes
  *   usdt      trace_bench_usdt: with them, untraced (a nop each), and the
@@ -32,7 +32,6 @@
 #include "sim_util.h"
 #include "bench_util.h"
 
-#define REPS		7
 #define TRACEFS		"/sys/kernel/tracing"
 #define INSTANCE	TRACEFS "/instances/trace_bench"
 
@@ -70,29 +69,38 @@ static void bench_work(const char *work, long n, const char *unit)
 {
 	/* Modules built with FPGA_NO_TRACE=1: nothing to enable */
 	bool tp = !access(INSTANCE "/events/fpga/enable", F_OK);
-	double base = 1e300, usdt = 1e300, tp_on = 1e300, t;
+	struct bench_samples sb = { 0 }, su = { 0 }, st = { 0 };
+	struct bench_stat base, usdt, tp_on;
 	char name[48];
 
-	for (int r = 0; r < REPS; r++) {
-		t = run_helper("trace_bench_base", work, n);
-		base = t < base ? t : base;
-		t = run_helper("trace_bench_usdt", work, n);
-		usdt = t < usdt ? t : usdt;
-		if (!tp)
-			continue;
-		tracepoints(true);
-		t = run_helper("trace_bench_usdt", work, n);
-		tracepoints(false);
-		tp_on = t < tp_on ? t : tp_on;
-	}
+	/* The three in turns, after a warm-up; every other round reversed */
+	for (int r = -1; r < bench_rounds(); r++)
+		for (int i = 0; i < 3; i++) {
+			int k = r % 2 ? 2 - i : i;
+			double t;
+
+			if (k == 2 && !tp)
+				continue;
+			if (k == 2)
+				tracepoints(true);
+			t = run_helper(k ? "trace_bench_usdt" : "trace_bench_base",
+				       work, n);
+			if (k == 2)
+				tracepoints(false);
+			if (r >= 0)
+				bench_sample(k == 0 ? &sb : k == 1 ? &su : &st, t);
+		}
+	base = bench_stat_of(&sb);
+	usdt = bench_stat_of(&su);
+	tp_on = bench_stat_of(&st);
 	snprintf(name, sizeof(name), "%s_usdt_off", work);
 	bench_add(name, usdt, unit, base, "no USDT build",
-		  base / usdt, 0);
+		  base.med / usdt.med, 0);
 	if (!tp)
 		return;
 	snprintf(name, sizeof(name), "%s_tp_on", work);
 	bench_add(name, tp_on, unit, usdt, "tracepoints off",
-		  usdt / tp_on, 0);
+		  usdt.med / tp_on.med, 0);
 }
 
 /* run_bench.sh runs us from our directory, next to the helpers */

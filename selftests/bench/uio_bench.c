@@ -41,9 +41,7 @@
 #include "nlb_util.h"
 #include "bench_util.h"
 
-#define MMIO_REPS	9
 #define IRQ_ROUNDS	200
-#define IRQ_REPS	7
 /* The bench's CPU, and the floor's; the other for the cross-CPU figure */
 #define BENCH_CPU	0
 #define OTHER_CPU	1
@@ -80,12 +78,12 @@ static void progress(void)
 }
 
 /* MMIO through @afu (the UIO or the port mapping) vs anonymous memory */
-static void bench_mmio(volatile uint64_t *afu, const char *via, double *rd,
-		       double *wr)
+static void bench_mmio(volatile uint64_t *afu, const char *via,
+		       struct bench_stat *rd, struct bench_stat *wr)
 {
 	volatile uint64_t *anon, *regs = afu + NLB_SCRATCH / 8;
 	long iters = 1 << 20;
-	double t_mmio, t_anon;
+	struct bench_stat t_mmio, t_anon;
 	char name[48];
 
 	progress();
@@ -93,21 +91,21 @@ static void bench_mmio(volatile uint64_t *afu, const char *via, double *rd,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (anon == MAP_FAILED)
 		die("mmap");
-	BEST_PAIR(MMIO_REPS, t_mmio, bench_read_loop(regs, iters),
-		  t_anon, bench_read_loop(anon, iters));
-	t_mmio /= iters;
-	t_anon /= iters;
 	snprintf(name, sizeof(name), "mmio_read64_%s", via);
+	BENCH_PAIR(name, t_mmio, bench_read_loop(regs, iters),
+		   t_anon, bench_read_loop(anon, iters));
+	t_mmio = bench_scale(t_mmio, 1.0 / iters);
+	t_anon = bench_scale(t_anon, 1.0 / iters);
 	bench_add(name, t_mmio, "ns/access", t_anon, "anonymous memory",
-	    t_anon / t_mmio, 0.9);
+	    t_anon.med / t_mmio.med, 0.9);
 	*rd = t_mmio;
-	BEST_PAIR(MMIO_REPS, t_mmio, bench_write_loop(regs, iters),
-		  t_anon, bench_write_loop(anon, iters));
-	t_mmio /= iters;
-	t_anon /= iters;
 	snprintf(name, sizeof(name), "mmio_write64_%s", via);
+	BENCH_PAIR(name, t_mmio, bench_write_loop(regs, iters),
+		   t_anon, bench_write_loop(anon, iters));
+	t_mmio = bench_scale(t_mmio, 1.0 / iters);
+	t_anon = bench_scale(t_anon, 1.0 / iters);
 	bench_add(name, t_mmio, "ns/access", t_anon, "anonymous memory",
-	    t_anon / t_mmio, 0.9);
+	    t_anon.med / t_mmio.med, 0.9);
 	*wr = t_mmio;
 	munmap((void *)anon, 4096);
 }
@@ -298,14 +296,15 @@ static double ms_since(double t0)
 
 /*
  * Interrupt round trips through @rounds against both floors, the three in
- * turns.  The soft card is woken before its clock starts: its wakeup is
- * no part of a round trip.
+ * turns, every other round in reverse order.  The soft card is woken
+ * before its clock starts: its wakeup is no part of a round trip.
  */
 static void bench_irq(const char *name, int fd, volatile uint64_t *afu,
 		      void (*rounds)(int fd, volatile uint64_t *afu, int n),
 		      bool floor_row)
 {
-	double t = 1e300, t_soft = 1e300, t_pp = 1e300, t0;
+	struct bench_samples s[3] = { 0 };	/* ping-pong, device floor, ours */
+	struct bench_stat t, t_soft, t_pp;
 	struct soft_card soft;
 	struct pingpong pp;
 	char vs_device[48];
@@ -314,31 +313,40 @@ static void bench_irq(const char *name, int fd, volatile uint64_t *afu,
 	pong_start(&pp, BENCH_CPU);
 	/* warm up, so the model polls fast */
 	rounds(fd, afu, 20);
-	for (int r = 0; r < IRQ_REPS; r++) {
+	/* Round -1 warms up all three, discarded */
+	for (int r = -1; r < bench_rounds(); r++) {
 		progress();
-		t0 = bench_now_ms();
-		eventfd_rounds(&pp, IRQ_ROUNDS);
-		t_pp = fmin(t_pp, ms_since(t0));
-		soft_card_arm(&soft, IRQ_ROUNDS);
-		t0 = bench_now_ms();
-		port_rounds(soft.irq, soft.regs, IRQ_ROUNDS);
-		t_soft = fmin(t_soft, ms_since(t0));
-		t0 = bench_now_ms();
-		rounds(fd, afu, IRQ_ROUNDS);
-		t = fmin(t, ms_since(t0));
+		for (int i = 0; i < 3; i++) {
+			int k = r % 2 ? 2 - i : i;
+			double t0;
+
+			if (k == 1)
+				soft_card_arm(&soft, IRQ_ROUNDS);
+			t0 = bench_now_ms();
+			if (k == 0)
+				eventfd_rounds(&pp, IRQ_ROUNDS);
+			else if (k == 1)
+				port_rounds(soft.irq, soft.regs, IRQ_ROUNDS);
+			else
+				rounds(fd, afu, IRQ_ROUNDS);
+			if (r >= 0)
+				bench_sample(&s[k],
+					     ms_since(t0) * 1e3 / IRQ_ROUNDS);
+		}
 	}
 	pong_end(&pp);
 	soft_card_end(&soft);
-	t *= 1e3 / IRQ_ROUNDS;
-	t_soft *= 1e3 / IRQ_ROUNDS;
-	t_pp *= 1e3 / IRQ_ROUNDS;
-	bench_add(name, t, "us", t_pp, "eventfd ping-pong", t_pp / t,
+	t_pp = bench_stat_of(&s[0]);
+	t_soft = bench_stat_of(&s[1]);
+	t = bench_stat_of(&s[2]);
+	bench_add(name, t, "us", t_pp, "eventfd ping-pong", t_pp.med / t.med,
 		  IRQ_TARGET);
 	snprintf(vs_device, sizeof(vs_device), "%s_vs_device", name);
-	bench_add(vs_device, t, "us", t_soft, "device floor", t_soft / t, 0);
+	bench_add(vs_device, t, "us", t_soft, "device floor",
+		  t_soft.med / t.med, 0);
 	if (floor_row)
 		bench_add("irq_device_floor", t_soft, "us", t_pp,
-			  "eventfd ping-pong", t_pp / t_soft, 0);
+			  "eventfd ping-pong", t_pp.med / t_soft.med, 0);
 }
 
 /*
@@ -357,12 +365,12 @@ static void irqcontrol_pairs(int fd, int n)
 
 static void bench_irqcontrol(int fd)
 {
-	double t;
+	struct bench_stat t;
 
 	progress();
-	t = BEST_NS(IRQ_REPS, irqcontrol_pairs(fd, IRQ_ROUNDS));
-
-	bench_add("uio_irqcontrol_write", t / (2 * IRQ_ROUNDS * 1e3), "us", 0,
+	t = BENCH_ONE(irqcontrol_pairs(fd, IRQ_ROUNDS));
+	bench_add("uio_irqcontrol_write",
+		  bench_scale(t, 1 / (2 * IRQ_ROUNDS * 1e3)), "us", BENCH_NONE,
 		  "", 0, 0);
 }
 
@@ -370,17 +378,18 @@ static void bench_irqcontrol(int fd)
 static void bench_cross_cpu(void)
 {
 	struct pingpong same, cross;
-	double t_same, t_cross;
+	struct bench_stat t_same, t_cross;
 
 	progress();
 	pong_start(&same, BENCH_CPU);
 	pong_start(&cross, OTHER_CPU);
-	BEST_PAIR(IRQ_REPS, t_cross, eventfd_rounds(&cross, IRQ_ROUNDS),
-		  t_same, eventfd_rounds(&same, IRQ_ROUNDS));
-	t_same /= IRQ_ROUNDS * 1e3;
-	t_cross /= IRQ_ROUNDS * 1e3;
+	BENCH_PAIR("eventfd_pingpong_cross_cpu", t_cross,
+		   eventfd_rounds(&cross, IRQ_ROUNDS),
+		   t_same, eventfd_rounds(&same, IRQ_ROUNDS));
+	t_same = bench_scale(t_same, 1 / (IRQ_ROUNDS * 1e3));
+	t_cross = bench_scale(t_cross, 1 / (IRQ_ROUNDS * 1e3));
 	bench_add("eventfd_pingpong_cross_cpu", t_cross, "us", t_same,
-		  "eventfd ping-pong", t_same / t_cross, 0);
+		  "eventfd ping-pong", t_same.med / t_cross.med, 0);
 	pong_end(&cross);
 	pong_end(&same);
 }
@@ -438,7 +447,7 @@ static void pin_model(unsigned int card, int cpu)
 int main(void)
 {
 	unsigned int card = sim_random_id();
-	double uio_rd, uio_wr, port_rd, port_wr;
+	struct bench_stat uio_rd, uio_wr, port_rd, port_wr;
 	volatile uint64_t *afu;
 	char uio[32], path[64];
 	int fd, num;
@@ -490,9 +499,9 @@ int main(void)
 	bench_cross_cpu();
 	/* Reported, no target: the two sides were not measured in turns */
 	bench_add("mmio_read64_uio_vs_port", uio_rd, "ns/access", port_rd,
-	    "port mmap", port_rd / uio_rd, 0);
+	    "port mmap", port_rd.med / uio_rd.med, 0);
 	bench_add("mmio_write64_uio_vs_port", uio_wr, "ns/access", port_wr,
-	    "port mmap", port_wr / uio_wr, 0);
+	    "port mmap", port_wr.med / uio_wr.med, 0);
 	munmap((void *)afu, NLB_AFU_SIZE);
 	close(fd);
 

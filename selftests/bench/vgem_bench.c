@@ -2,7 +2,7 @@
 /*
  * vgem_bench: the cost of preparing a DMA buffer for the AFU, per MiB,
  * vgem_ext against anonymous memory, each pair measured in turns in the
- * same run (BEST_PAIR, as port_bench):
+ * same run (BENCH_PAIR, as port_bench):
  *
  *   prepare_<size>   vgem_ext: create + PRIME export + FPGA_PORT_DMABUF_MAP
  *                    (the exporter allocates and pins the pages) + unmap +
@@ -25,10 +25,9 @@
 #include "bench_util.h"
 
 /* vgem_ext's cost against anonymous memory's, per MiB */
-static void add(const char *what, uint64_t len, double v_ns, double a_ns)
+static const char *fig_name(const char *what, uint64_t len)
 {
-	double mib = len / (double)(1 << 20);
-	char name[48];
+	static char name[48];
 
 	if (len >= (1 << 20))
 		snprintf(name, sizeof(name), "%s_%lluMiB", what,
@@ -36,8 +35,17 @@ static void add(const char *what, uint64_t len, double v_ns, double a_ns)
 	else
 		snprintf(name, sizeof(name), "%s_%lluKiB", what,
 			 (unsigned long long)len >> 10);
-	bench_add(name, v_ns / 1e3 / mib, "us/MiB", a_ns / 1e3 / mib,
-		  "anonymous memory", a_ns / v_ns, 0);
+	return name;
+}
+
+static void add(const char *what, uint64_t len, struct bench_stat v_ns,
+		struct bench_stat a_ns)
+{
+	double mib = len / (double)(1 << 20);
+
+	bench_add(fig_name(what, len), bench_scale(v_ns, 1 / 1e3 / mib),
+		  "us/MiB", bench_scale(a_ns, 1 / 1e3 / mib), "anonymous memory",
+		  a_ns.med / v_ns.med, 0);
 }
 
 static void die(const char *what)
@@ -83,16 +91,16 @@ static void anon_prepare(int port, uint64_t len)
 	munmap(va, len);
 }
 
-static void bench_size(int drm, int port, uint64_t len, int reps)
+static void bench_size(int drm, int port, uint64_t len)
 {
 	struct drm_vgem_ext_bo_create c;
-	double v_ns, a_ns;
+	struct bench_stat v_ns, a_ns;
 	uint64_t iova = 0;
 	int dmabuf;
 	void *va;
 
-	BEST_PAIR(reps, v_ns, vgem_prepare(drm, port, len),
-		  a_ns, anon_prepare(port, len));
+	BENCH_PAIR(fig_name("prepare", len), v_ns, vgem_prepare(drm, port, len),
+		   a_ns, anon_prepare(port, len));
 	add("prepare", len, v_ns, a_ns);
 
 	if (vgem_ext_create(drm, len, VGEM_EXT_BO_POPULATE, &c))
@@ -104,7 +112,7 @@ static void bench_size(int drm, int port, uint64_t len, int reps)
 		  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (va == MAP_FAILED)
 		die("mmap");
-	BEST_PAIR(reps, v_ns, {
+	BENCH_PAIR(fig_name("map", len), v_ns, {
 		if (port_dmabuf_map(port, dmabuf, 0, &iova, NULL) ||
 		    dma_unmap(port, iova))
 			die("dma-buf map/unmap");
@@ -120,9 +128,8 @@ static void bench_size(int drm, int port, uint64_t len, int reps)
 
 int main(void)
 {
-	static const struct { uint64_t len; int reps; } sizes[] = {
-		{ 4 << 10, 9 }, { 64 << 10, 9 }, { 1 << 20, 7 },
-		{ 16 << 20, 5 }, { 256 << 20, 3 }, { 1 << 30, 2 },
+	static const uint64_t sizes[] = {
+		4 << 10, 64 << 10, 1 << 20, 16 << 20, 256 << 20, 1 << 30,
 	};
 	unsigned int card = sim_random_id();
 	char dev[64];
@@ -141,7 +148,7 @@ int main(void)
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		bench_size(drm, port, sizes[i].len, sizes[i].reps);
+		bench_size(drm, port, sizes[i]);
 	bench_print("vgem");
 	close(drm);
 	close(port);

@@ -10,11 +10,13 @@
 
 #include <math.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/utsname.h>
 
 static inline double bench_now_ms(void)
 {
@@ -38,34 +40,175 @@ static inline void bench_pin(int cpu)
 }
 
 /*
- * Best times, in ns, of two measurements taken in turns: the emulator
- * under the test VM has slow spells, and taking turns makes them hit both
- * sides.
+ * How a figure is taken (Documentation/benchmarks.md): one warm-up round of
+ * each side, discarded, then BENCH_ROUNDS rounds (default 9) whose samples
+ * are all kept; a figure is their median, its spread the interquartile
+ * range.  A pair, ours (A) against its baseline (B), runs in ABBA order
+ * (A B, B A, A B, ...), so that neither side always runs first or always
+ * after the other: a drift of the emulator, or a cache the first side
+ * warms, then hits both alike.  The benchmarks pin themselves (bench_pin),
+ * so both sides run on the same CPU.
  */
-#define BEST_PAIR(reps, a_ns, a_body, b_ns, b_body) do {	\
-	a_ns = b_ns = 1e300;					\
-	for (int __r = 0; __r < (reps); __r++) {		\
-		double __t0 = bench_now_ms(), __t;		\
-		a_body;						\
-		__t = (bench_now_ms() - __t0) * 1e6;		\
-		a_ns = __t < a_ns ? __t : a_ns;			\
-		__t0 = bench_now_ms();				\
-		b_body;						\
-		__t = (bench_now_ms() - __t0) * 1e6;		\
-		b_ns = __t < b_ns ? __t : b_ns;			\
-	}							\
+#define BENCH_DEFAULT_ROUNDS	9
+#define BENCH_MAX_SAMPLES	99
+
+/* Rounds per figure: $BENCH_ROUNDS (fewer for quick runs), else 9 */
+static inline int bench_rounds(void)
+{
+	const char *env = getenv("BENCH_ROUNDS");
+	int n = env ? atoi(env) : BENCH_DEFAULT_ROUNDS;
+
+	return n < 1 ? 1 : n > BENCH_MAX_SAMPLES ? BENCH_MAX_SAMPLES : n;
+}
+
+struct bench_samples {
+	int n;
+	double v[BENCH_MAX_SAMPLES];
+};
+
+static inline void bench_sample(struct bench_samples *s, double v)
+{
+	if (s->n < BENCH_MAX_SAMPLES)
+		s->v[s->n++] = v;
+}
+
+/**
+ * struct bench_stat - a figure from its samples
+ * @med:	the median
+ * @q1, @q3:	the first and third quartiles (@q3 - @q1: the IQR)
+ * @n:		how many samples (1: a figure counted once, not timed;
+ *		0: none, as a missing baseline)
+ */
+struct bench_stat {
+	double med, q1, q3;
+	int n;
+};
+
+#define BENCH_NONE	((struct bench_stat){ 0, 0, 0, 0 })
+
+/* A figure that is not sampled (a count, a share, an errno) */
+static inline struct bench_stat bench_fixed(double v)
+{
+	return (struct bench_stat){ v, v, v, 1 };
+}
+
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Quantile @p of the sorted @v[0 .. @n - 1], linear between samples */
+static inline double bench_quantile(const double *v, int n, double p)
+{
+	double h = (n - 1) * p;
+	int i = (int)h;
+
+	return i + 1 < n ? v[i] + (h - i) * (v[i + 1] - v[i]) : v[i];
+}
+
+static inline struct bench_stat bench_stat_of(const struct bench_samples *s)
+{
+	double v[BENCH_MAX_SAMPLES];
+
+	if (!s->n)
+		return BENCH_NONE;
+	memcpy(v, s->v, s->n * sizeof(v[0]));
+	qsort(v, s->n, sizeof(v[0]), bench_cmp_double);
+	return (struct bench_stat){ bench_quantile(v, s->n, 0.5),
+				    bench_quantile(v, s->n, 0.25),
+				    bench_quantile(v, s->n, 0.75), s->n };
+}
+
+/* @s times @k (k > 0): a time per round into a time per operation */
+static inline struct bench_stat bench_scale(struct bench_stat s, double k)
+{
+	return (struct bench_stat){ s.med * k, s.q1 * k, s.q3 * k, s.n };
+}
+
+/* @k over @s: a time into a rate (the quartiles change places) */
+static inline struct bench_stat bench_per(double k, struct bench_stat s)
+{
+	return (struct bench_stat){ k / s.med, k / s.q3, k / s.q1, s.n };
+}
+
+/* Relative spread of a figure: IQR over median */
+static inline double bench_spread(struct bench_stat s)
+{
+	return s.med ? (s.q3 - s.q1) / fabs(s.med) : 0;
+}
+
+/*
+ * BENCH_SLOW=<figure>:<percent>, a check of the verdicts and of STRICT=1,
+ * never a figure to keep: each timed round of our side of every pair
+ * named <figure> spins for <percent> of its time on top (bench only; no
+ * shipped code knows it).  The share for @figure, or 0.
+ */
+static inline double bench_slow_share(const char *figure)
+{
+	const char *env = getenv("BENCH_SLOW"), *colon;
+
+	if (!env || !figure || !(colon = strchr(env, ':')) ||
+	    strlen(figure) != (size_t)(colon - env) ||
+	    strncmp(env, figure, colon - env))
+		return 0;
+	return atof(colon + 1) / 100;
+}
+
+static inline void bench_slow_spin(double t0_ms, double share)
+{
+	double until = t0_ms + (bench_now_ms() - t0_ms) * (1 + share);
+
+	while (share > 0 && bench_now_ms() < until)
+		;
+}
+
+/* Whether turn @i (0, 1) of round @r (-1: the warm-up) is side A's: ABBA */
+static inline bool bench_abba_a(int r, int i)
+{
+	return (i == 0) == (r < 0 || r % 2 == 0);
+}
+
+/*
+ * Our @a_body against its baseline @b_body, in ABBA order after a warm-up
+ * of each: @a and @b (struct bench_stat) get each side's ns per round.
+ * @figure: the name the pair is reported under (for BENCH_SLOW), or NULL.
+ */
+#define BENCH_PAIR(figure, a, a_body, b, b_body) do {			\
+	struct bench_samples __sa = { 0 }, __sb = { 0 };		\
+	double __slow = bench_slow_share(figure);			\
+	int __n = bench_rounds();					\
+	for (int __r = -1; __r < __n; __r++) {				\
+		for (int __i = 0; __i < 2; __i++) {			\
+			bool __is_a = bench_abba_a(__r, __i);		\
+			double __t0 = bench_now_ms(), __t;		\
+			if (__is_a) {					\
+				a_body;					\
+				bench_slow_spin(__t0, __slow);		\
+			} else {					\
+				b_body;					\
+			}						\
+			__t = (bench_now_ms() - __t0) * 1e6;		\
+			if (__r >= 0)					\
+				bench_sample(__is_a ? &__sa : &__sb, __t); \
+		}							\
+	}								\
+	a = bench_stat_of(&__sa);					\
+	b = bench_stat_of(&__sb);					\
 } while (0)
 
-/* Best of @reps timings of @body, in ns */
-#define BEST_NS(reps, body) ({					\
-	double __best = 1e300;					\
-	for (int __r = 0; __r < (reps); __r++) {		\
-		double __t0 = bench_now_ms(), __t;		\
-		body;						\
-		__t = (bench_now_ms() - __t0) * 1e6;		\
-		__best = __t < __best ? __t : __best;		\
-	}							\
-	__best; })
+/* @body alone, after a warm-up: its ns per round (struct bench_stat) */
+#define BENCH_ONE(body) ({						\
+	struct bench_samples __s = { 0 };				\
+	int __n = bench_rounds();					\
+	for (int __r = -1; __r < __n; __r++) {				\
+		double __t0 = bench_now_ms();				\
+		body;							\
+		if (__r >= 0)						\
+			bench_sample(&__s, (bench_now_ms() - __t0) * 1e6); \
+	}								\
+	bench_stat_of(&__s); })
 
 /* 64-bit loads and stores over one page of registers (or memory) */
 #define BENCH_MMIO_WORDS	512
@@ -90,21 +233,28 @@ static inline void bench_write_loop(volatile uint64_t *p, long iters)
 /**
  * struct bench_result - one line of a benchmark's report
  * @name:	what was measured
- * @value:	the figure
+ * @value:	the figure (its median, quartiles and sample count)
  * @unit:	its unit
- * @baseline:	the same figure for the baseline, or 0 if there is none
+ * @baseline:	the same figure for the baseline, or BENCH_NONE
  * @baseline_name: what the baseline is
- * @ratio:	speed relative to the baseline (> 1: faster)
+ * @ratio:	speed relative to the baseline (> 1: faster), from the medians
  * @target:	the ratio an issue asks for, or 0
+ * @band:	the ratio's noise band, relative: the sum of both figures'
+ *		IQR over median
+ * @verdict:	"ok" (ratio >= target), "noise" (below the target, but
+ *		ratio * (1 + band) reaches it), "MISS" (not even then: what
+ *		STRICT=1 fails on), "-" (no target)
  */
 struct bench_result {
 	char name[48];
-	double value;
+	struct bench_stat value;
 	const char *unit;
-	double baseline;
+	struct bench_stat baseline;
 	const char *baseline_name;
 	double ratio;
 	double target;
+	double band;
+	const char *verdict;
 };
 
 #define BENCH_MAX_RESULTS	64
@@ -114,9 +264,20 @@ struct bench_result {
 static struct bench_result bench_results[BENCH_MAX_RESULTS];
 static int bench_nresults;
 
-static inline void bench_add(const char *name, double value, const char *unit,
-			     double baseline, const char *baseline_name,
-			     double ratio, double target)
+static inline const char *bench_verdict(double ratio, double band,
+					double target)
+{
+	if (!target)
+		return "-";
+	if (ratio >= target)
+		return "ok";
+	return ratio * (1 + band) >= target ? "noise" : "MISS";
+}
+
+static inline void bench_add(const char *name, struct bench_stat value,
+			     const char *unit, struct bench_stat baseline,
+			     const char *baseline_name, double ratio,
+			     double target)
 {
 	struct bench_result *r;
 
@@ -130,6 +291,8 @@ static inline void bench_add(const char *name, double value, const char *unit,
 	r->baseline_name = baseline_name;
 	r->ratio = ratio;
 	r->target = target;
+	r->band = bench_spread(value) + bench_spread(baseline);
+	r->verdict = bench_verdict(ratio, r->band, target);
 }
 
 /**
@@ -270,37 +433,51 @@ static inline void bench_series_print_json(void)
 /* The table, then the same figures as JSON for @benchmark */
 static inline void bench_print(const char *benchmark)
 {
-	printf("%-26s %12s %-10s %12s %-20s %7s %7s\n", "benchmark", "value",
-	       "unit", "baseline", "baseline is", "ratio", "target");
+	struct utsname u;
+
+	printf("%-33s %12s %5s %3s %-10s %12s %5s %-20s %6s %5s %6s %s\n",
+	       "benchmark", "median", "IQR%", "n", "unit", "baseline", "IQR%",
+	       "baseline is", "ratio", "band%", "target", "verdict");
 	for (int i = 0; i < bench_nresults; i++) {
 		struct bench_result *r = &bench_results[i];
 
-		printf("%-26s %12.3f %-10s ", r->name, r->value, r->unit);
-		if (r->baseline)
-			printf("%12.3f %-20s %7.2f ", r->baseline,
-			       r->baseline_name, r->ratio);
+		printf("%-33s %12.3f %5.1f %3d %-10s ", r->name, r->value.med,
+		       100 * bench_spread(r->value), r->value.n, r->unit);
+		if (r->baseline.n)
+			printf("%12.3f %5.1f %-20s %6.2f %5.1f ",
+			       r->baseline.med, 100 * bench_spread(r->baseline),
+			       r->baseline_name, r->ratio, 100 * r->band);
 		else
-			printf("%12s %-20s %7s ", "-", "-", "-");
+			printf("%12s %5s %-20s %6s %5s ", "-", "-", "-", "-",
+			       "-");
 		if (r->target)
-			printf("%6.2fx%s\n", r->target,
-			       r->ratio >= r->target ? "" : "  (below target)");
+			printf("%5.2fx %s\n", r->target, r->verdict);
 		else
-			printf("%7s\n", "-");
+			printf("%6s -\n", "-");
 	}
 
 	bench_series_print_table();
 
-	printf("BENCH-JSON-BEGIN\n{\"benchmark\": \"%s\", \"results\": [\n",
-	       benchmark);
+	if (uname(&u))
+		strcpy(u.release, "unknown");
+	printf("BENCH-JSON-BEGIN\n{\"benchmark\": \"%s\", \"kernel\": \"%s\", "
+	       "\"rounds\": %d, \"results\": [\n", benchmark, u.release,
+	       bench_rounds());
 	for (int i = 0; i < bench_nresults; i++) {
 		struct bench_result *r = &bench_results[i];
 
-		printf("  {\"name\": \"%s\", \"value\": %.6g, \"unit\": \"%s\", "
-		       "\"baseline\": %.6g, \"baseline_is\": \"%s\", "
-		       "\"ratio\": %.6g, \"target\": %.6g}%s\n",
-		       r->name, r->value, r->unit, r->baseline,
-		       r->baseline ? r->baseline_name : "", r->ratio,
-		       r->target, i + 1 < bench_nresults ? "," : "");
+		printf("  {\"name\": \"%s\", \"value\": %.6g, \"median\": %.6g, "
+		       "\"q1\": %.6g, \"q3\": %.6g, \"n\": %d, \"unit\": \"%s\", "
+		       "\"baseline\": %.6g, \"baseline_q1\": %.6g, "
+		       "\"baseline_q3\": %.6g, \"baseline_n\": %d, "
+		       "\"baseline_is\": \"%s\", \"ratio\": %.6g, "
+		       "\"band\": %.6g, \"target\": %.6g, \"verdict\": \"%s\"}%s\n",
+		       r->name, r->value.med, r->value.med, r->value.q1,
+		       r->value.q3, r->value.n, r->unit, r->baseline.med,
+		       r->baseline.q1, r->baseline.q3, r->baseline.n,
+		       r->baseline.n ? r->baseline_name : "", r->ratio, r->band,
+		       r->target, r->verdict,
+		       i + 1 < bench_nresults ? "," : "");
 	}
 	if (bench_nseries)
 		bench_series_print_json();
