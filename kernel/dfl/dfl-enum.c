@@ -847,6 +847,12 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 	if (IS_ERR(card))
 		return card;
 
+	/*
+	 * The FME's driver may program a port as soon as the FME is bound,
+	 * while the ports after it are still being added: a programming
+	 * waits until all are (dfl-program.c).
+	 */
+	mutex_lock(&card->lock);
 	fpga_dfl_regions_add(card);
 	fpga_dfl_card_dir_add(card);
 	if (card->fme) {
@@ -873,6 +879,7 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 		dev_err(info->parent, "no FME or port could be added\n");
 		fpga_dfl_card_dir_del(card);
 		fpga_dfl_regions_del(card);
+		mutex_unlock(&card->lock);
 		fpga_dfl_card_free(card);
 		return ERR_PTR(-ENODEV);
 	}
@@ -882,6 +889,7 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 	trace_card_add(card->id, card->num_ports, card->fme);
 	fpga_dfl_nl_card_event(FPGA_NL_CMD_EVENT_CARD_ADDED, card->id,
 			       info->parent, card->num_ports);
+	mutex_unlock(&card->lock);
 	return card;
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_card_add);

@@ -120,7 +120,8 @@ static void fpga_dfl_port_take(struct fpga_dfl_device *old)
  * fpga:port_program_end announce each programming.
  *
  * Context: process context; takes the card's lock, so programmings of a
- * card run one at a time, and the card's removal waits for one to end.
+ * card run one at a time, one waits until the card's FIUs are all added,
+ * and the card's removal waits for one to end.
  * Return: @program's result; -EINVAL no such port; -ENODEV the card is
  * going away, or the port did not come back; -ETIMEDOUT the port's
  * soft reset; -EINTR killed while waiting for another programming.

@@ -536,4 +536,79 @@ TEST_F(pr, card_removed_while_programming)
 	EXPECT_EQ(-ENODEV, program(self, NLB0_ID, FPGA_SIM_INTERFACE_ID));
 }
 
+struct prog_early {
+	unsigned int card;
+	int added;		/* the card's sim_add() returned */
+	int early;		/* the programming was asked for before that */
+	int ret;
+};
+
+/*
+ * Program the last port of card @card as soon as its FME can be opened,
+ * which is before the card's ports are all added
+ */
+static void *prog_early(void *arg)
+{
+	struct prog_early *p = arg;
+	char path[256], dev[64];
+	size_t len;
+	uint8_t *bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 100, &len);
+	int i, fd = -1;
+
+	p->ret = -ENOMEM;
+	for (i = 0; bs && fd < 0 && i < 200000; i++) {
+		if (card_child(p->card, "fpga-fme.", path, sizeof(path)))
+			continue;
+		snprintf(dev, sizeof(dev), "/dev/%s", strrchr(path, '/') + 1);
+		fd = open(dev, O_RDWR);
+	}
+	if (fd >= 0) {
+		p->early = !__atomic_load_n(&p->added, __ATOMIC_ACQUIRE);
+		p->ret = pr_program(fd, 3, bs, len);
+		close(fd);
+	} else if (bs) {
+		p->ret = -ETIMEDOUT;
+	}
+	free(bs);
+	return NULL;
+}
+
+/*
+ * A programming asked for while the card is still being added (its FME is
+ * bound, its last port not yet added) waits for the card: it used to
+ * unregister a port whose device_add() had not finished, and oops in
+ * klist_put() (the fuzzer found it).  Ten rounds of a 4-port card took
+ * more than the harness's 30 s on the debug kernel.
+ */
+TEST_F_TIMEOUT(pr, card_programmed_while_it_is_added, 240)
+{
+	struct prog_early p;
+	unsigned int card = self->card + 1000;
+	int round, early = 0;
+	pthread_t t;
+	char drv[64];
+
+	for (round = 0; round < 5; round++) {
+		p = (struct prog_early){ .card = card };
+		ASSERT_EQ(0, pthread_create(&t, NULL, prog_early, &p));
+		EXPECT_EQ(0, sim_add(card, 4));
+		__atomic_store_n(&p.added, 1, __ATOMIC_RELEASE);
+		ASSERT_EQ(0, pthread_join(t, NULL));
+		EXPECT_EQ(0, p.ret) {
+			TH_LOG("round %d: programming port 3: %s", round,
+			       strerror(-p.ret));
+		}
+		early += p.early;
+		/* Every port is there, bound, the programmed one too */
+		EXPECT_EQ(4, card_children(card, "fpga-port."));
+		EXPECT_EQ(0, port_driver(sim_port_number_at(card, 3), drv,
+					 sizeof(drv)));
+		EXPECT_STREQ("fpga_port", drv);
+		ASSERT_EQ(0, sim_del(card));
+	}
+	TH_LOG("%d of 5 programmings asked for while the card was added",
+	       early);
+	EXPECT_NE(0, early);
+}
+
 TEST_HARNESS_MAIN

@@ -54,7 +54,7 @@ struct fpga_dfl_claim {
  * @num_reports: malformed entries reported while walking
  * @last_report: offset of the last one
  * @lock:	serialises programming (dfl-program.c), which replaces a
- *		port, with the card's removal; protects @removing
+ *		port, with the card's addition and removal; protects @removing
  * @removing:	fpga_dfl_card_remove() has begun
  */
 struct fpga_dfl_card {
@@ -75,7 +75,7 @@ struct fpga_dfl_card {
 	unsigned int rewalk_port;
 	unsigned int num_reports;
 	resource_size_t last_report;
-	struct mutex lock;	/* programming vs removal; @removing */
+	struct mutex lock;	/* programming vs add and removal; @removing */
 	bool removing;
 };
 
