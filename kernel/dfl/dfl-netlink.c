@@ -358,6 +358,17 @@ static int fpga_dfl_nl_firmware(struct genl_info *info, const char *name,
 }
 
 /*
+ * Card numbers are reused: an FME found by the port's card number is of
+ * the port's card only while the port is still on the bus (a card's
+ * ports go before it is freed), and then the pointers agree.
+ */
+static bool fpga_dfl_nl_same_card(struct fpga_dfl_device *fme,
+				  struct fpga_dfl_device *port)
+{
+	return device_is_registered(&port->dev) && fme->card == port->card;
+}
+
+/*
  * PORT_PROGRAM: through the FME's driver, bound under its lock for the
  * whole programming; the FME is looked up by the port's card number, so
  * nothing of the card is touched unless its FME is there.
@@ -400,7 +411,11 @@ static int fpga_dfl_nl_port_program(struct sk_buff *skb,
 
 	device_lock(fme);
 	drv = fpga_dfl_nl_driver(to_fpga_dfl_device(fme));
-	if (!drv || !drv->program) {
+	if (!fpga_dfl_nl_same_card(to_fpga_dfl_device(fme), port)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the port went away (its card removed, or it was reprogrammed): ask again");
+		ret = -ENODEV;
+	} else if (!drv || !drv->program) {
 		NL_SET_ERR_MSG(info->extack,
 			       "the card's FME has no driver that can program it");
 		ret = -EOPNOTSUPP;
