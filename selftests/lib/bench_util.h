@@ -257,7 +257,7 @@ struct bench_result {
 	const char *verdict;
 };
 
-#define BENCH_MAX_RESULTS	64
+#define BENCH_MAX_RESULTS	96
 #define BENCH_MAX_SERIES	16
 #define BENCH_MAX_POINTS	12
 
