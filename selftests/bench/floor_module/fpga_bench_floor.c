@@ -73,9 +73,9 @@
  * @task:	the answerer, or NULL
  * @trigger:	the eventfd it signals
  * @trigger_lock: taken around the signal
- * @rounds:	doorbells left to answer
+ * @pending:	doorbells to answer, armed and not yet taken by the answerer
  * @wait:	the answerer sleeps there until armed
- * @armed:	completed when the answerer spins
+ * @armed:	completed when the answerer has taken them and spins
  */
 struct floor_file {
 	struct mutex lock;	/* the ioctls, one at a time */
@@ -88,7 +88,7 @@ struct floor_file {
 	struct task_struct *task;
 	struct eventfd_ctx *trigger;
 	spinlock_t trigger_lock;	/* around the signal, irqs off */
-	atomic_t rounds;
+	atomic_t pending;
 	wait_queue_head_t wait;
 	struct completion armed;
 };
@@ -210,8 +210,11 @@ static void floor_signal(struct floor_file *ff)
 }
 
 /*
- * Sleep until armed, then spin on the doorbell until the rounds are
- * answered or none came for FPGA_BENCH_FLOOR_IDLE_MS.  SCHED_FIFO, so that
+ * Sleep until armed, take the doorbells armed, then spin on the doorbell
+ * until they are answered or none came for FPGA_BENCH_FLOOR_IDLE_MS.
+ * User space may arm again as soon as the last signal woke it, before
+ * this thread has left the spin: what it armed waits in @pending, and is
+ * taken (and the arming completed) on the next pass.  SCHED_FIFO, so that
  * the card's model thread on the same CPU cannot take the CPU from the
  * spin (uio_bench's user-space device floor runs so for the same reason).
  */
@@ -219,27 +222,27 @@ static int floor_irq_thread(void *data)
 {
 	struct floor_file *ff = data;
 	u64 idle_ns = FPGA_BENCH_FLOOR_IDLE_MS * NSEC_PER_MSEC, last;
+	int n;
 
 	while (!kthread_should_stop()) {
 		wait_event_idle(ff->wait,
-				atomic_read(&ff->rounds) > 0 ||
+				atomic_read(&ff->pending) ||
 				kthread_should_stop());
-		if (kthread_should_stop())
-			break;
+		n = atomic_xchg(&ff->pending, 0);
+		if (!n)
+			continue;
 		complete(&ff->armed);
 		last = local_clock();
-		while (atomic_read(&ff->rounds) > 0 && !kthread_should_stop()) {
+		while (n > 0 && !kthread_should_stop()) {
 			if (READ_ONCE(*ff->bell)) {
 				WRITE_ONCE(*ff->bell, 0);
 				floor_signal(ff);
-				atomic_dec(&ff->rounds);
+				n--;
 				last = local_clock();
 				continue;
 			}
-			if (local_clock() - last > idle_ns) {
-				atomic_set(&ff->rounds, 0);
+			if (local_clock() - last > idle_ns)
 				break;
-			}
 			cpu_relax();
 			/* A spin that never sleeps must let RCU through */
 			cond_resched_tasks_rcu_qs();
@@ -259,7 +262,7 @@ static void floor_irq_stop(struct floor_file *ff)
 		eventfd_ctx_put(ff->trigger);
 		ff->trigger = NULL;
 	}
-	atomic_set(&ff->rounds, 0);
+	atomic_set(&ff->pending, 0);
 }
 
 static int floor_irq_bind(struct floor_file *ff, void __user *arg)
@@ -302,13 +305,13 @@ static int floor_irq_arm(struct floor_file *ff, u32 __user *arg)
 		return -ENODEV;
 	if (!n || n > INT_MAX)
 		return -EINVAL;
-	if (atomic_read(&ff->rounds))
+	if (atomic_read(&ff->pending))
 		return -EBUSY;
 	reinit_completion(&ff->armed);
-	atomic_set(&ff->rounds, n);
+	atomic_set(&ff->pending, n);
 	wake_up(&ff->wait);
 	if (!wait_for_completion_timeout(&ff->armed, HZ)) {
-		atomic_set(&ff->rounds, 0);
+		atomic_set(&ff->pending, 0);
 		return -ETIMEDOUT;
 	}
 	return 0;
