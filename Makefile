@@ -55,7 +55,7 @@ VM_TOOLS ?= build
 VM_TESTS ?=
 
 .PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full check-suite-run suite-initramfs kernels-newest check-trixie-host \
-	fuzz bench bench-initramfs peer-modules print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir print-test-module-dirs check-run-all all help modules modules-check clean-modules user selftests \
+	fuzz bench bench-initramfs peer-modules floor-module print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir print-test-module-dirs check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install dkms-source deb deps check check-run opae \
 	check-harness lint demo vm initramfs clean
 
@@ -265,10 +265,23 @@ bench: bench-initramfs
 peer-modules:
 	scripts/build/peer-modules.sh $(KVER) $(BUILD)/peer-root/ksft/bench/peer
 
-bench-initramfs: stage peer-modules $(if $(filter build,$(VM_MODULES)),modules)
+# The bench's floors (selftests/bench/floor_module): a module for the
+# bench's initramfs only, never staged for the tests, never in DKMS or the
+# packages.  It links against fpga_dfl's exports, so it is built after
+# this tree's modules, with their Module.symvers; W=1, warnings as errors.
+FLOOR_MODULE_DIR := selftests/bench/floor_module
+
+floor-module: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(FLOOR_MODULE_DIR) W=1 KCFLAGS=-Werror \
+		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/kernel/Module.symvers modules
+	rm -rf $(BUILD)/floor-root
+	install -D -m 0644 $(FLOOR_MODULE_DIR)/fpga_bench_floor.ko \
+		$(BUILD)/floor-root/ksft/bench/floor/fpga_bench_floor.ko
+
+bench-initramfs: stage peer-modules floor-module $(if $(filter build,$(VM_MODULES)),modules)
 	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) \
 		scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs-bench.cpio \
-		$(BUILD)/stage $(BUILD)/peer-root
+		$(BUILD)/stage $(BUILD)/peer-root $(BUILD)/floor-root
 
 # The syscall fuzzer in the VM for FUZZ_SECONDS (seed: FUZZ_SEED or random;
 # FUZZ_ARGS: more fpga_fuzz options, e.g. "-w 1 -n 5000" to replay)
@@ -358,7 +371,7 @@ check-full:
 clean: clean-modules
 	$(MAKE) -C selftests clean
 	@if [ -f user/Makefile ]; then $(MAKE) -C user clean; fi
-	@for d in $(TEST_MODULE_DIRS); do $(MAKE) -C $(KDIR) M=$(CURDIR)/$$d clean; done
+	@for d in $(TEST_MODULE_DIRS) $(FLOOR_MODULE_DIR); do $(MAKE) -C $(KDIR) M=$(CURDIR)/$$d clean; done
 	rm -rf $(BUILD)
 
 print-kver:

@@ -13,6 +13,17 @@
  *                            the card's CPU spins on a doorbell word and
  *                            answers through an eventfd)
  *   irq_device_floor         the device floor vs the ping-pong
+ *   irq_roundtrip_*_vs_floor the same round trip vs the kernel floor: a
+ *                            kernel thread on the card's CPU that answers
+ *                            a doorbell word by signalling an eventfd
+ *                            with interrupts off (the bench-only module
+ *                            fpga_bench_floor), in the same turns
+ *   irq_kernel_floor         the kernel floor vs the ping-pong
+ *   irq_*_p50, irq_*_p99     single round trips, 10,000 of ours and of
+ *                            the kernel floor in turns: their median
+ *                            (with quartiles) and 99th percentile
+ *   irq_*_after_1ms_idle     one round trip after 1 ms asleep, vs the
+ *                            kernel floor's, in turns
  *   eventfd_pingpong_cross_cpu the ping-pong with the threads on two CPUs
  *                            vs on one
  *   uio_irqcontrol_write     the write() that enables the irq (a write of 0
@@ -39,6 +50,7 @@
 #include "sim_util.h"
 #include "uio_util.h"
 #include "nlb_util.h"
+#include "floor_util.h"
 #include "bench_util.h"
 
 #define IRQ_ROUNDS	200
@@ -283,6 +295,67 @@ static void port_rounds(int efd, volatile uint64_t *afu, int n)
 }
 
 /*
+ * ---- the kernel floor: the same round trip, answered by the kernel ----
+ *
+ * fpga_bench_floor's thread on the card's CPU spins on a doorbell word
+ * (its page, mapped here) and signals an eventfd with interrupts off, as
+ * our port's handler does from the card's interrupt.  What the port's
+ * round trip costs above it is the card's model, the irq core and our
+ * handler; UIO's adds its enable write and the disable in its handler.
+ * Armed before each timed turn (it spins only then: its CPU is the
+ * model's).  fd < 0: not available, its rows are left out.
+ */
+struct kfloor {
+	int fd, efd;
+	volatile uint64_t *bell;
+};
+
+static void kfloor_start(struct kfloor *kf)
+{
+	kf->bell = NULL;
+	kf->efd = -1;
+	kf->fd = floor_open("uio_bench");
+	if (kf->fd < 0)
+		return;
+	kf->efd = eventfd(0, 0);
+	if (kf->efd < 0)
+		die("eventfd");
+	kf->bell = floor_irq_start(kf->fd, kf->efd, OTHER_CPU);
+	if (!kf->bell) {
+		fprintf(stderr, "uio_bench: the kernel floor did not start: no floor rows\n");
+		floor_close(kf->fd);
+		close(kf->efd);
+		kf->fd = -1;
+	}
+}
+
+static void kfloor_end(struct kfloor *kf)
+{
+	if (kf->fd < 0)
+		return;
+	floor_irq_stop(kf->fd, kf->bell);
+	floor_close(kf->fd);
+	close(kf->efd);
+}
+
+static void kfloor_arm(struct kfloor *kf, int n)
+{
+	if (floor_irq_arm(kf->fd, n))
+		die("arm the kernel floor");
+}
+
+static void kfloor_rounds(struct kfloor *kf, int n)
+{
+	uint64_t v;
+
+	for (int i = 0; i < n; i++) {
+		*kf->bell = 1;
+		if (read(kf->efd, &v, 8) != 8)
+			die("kernel floor read");
+	}
+}
+
+/*
  * Target: at most 1.2x the eventfd ping-pong (issue 21).  The card's
  * model spins for a while after each interrupt it raised, so the next
  * doorbell is seen at once (sim-card.md).
@@ -295,40 +368,61 @@ static double ms_since(double t0)
 }
 
 /*
- * Interrupt round trips through @rounds against both floors, the three in
- * turns, every other round in reverse order.  The soft card is woken
- * before its clock starts: its wakeup is no part of a round trip.
+ * Issue 43's targets against the kernel floor: the port at most 1.2x its
+ * time, UIO 1.5x.  Not judged (reported only): in the TCG VM the floor
+ * is no lower bound for the port.  Its reader sleeps before it is
+ * answered, and the wakeup of a halted vCPU then costs what the host
+ * makes of it (13.6 and 46.8 us in UIO's and the port's turns of one
+ * boot), while the port's interrupt often comes before its reader is
+ * off the CPU (the port 3.4x faster than the floor); answered at once,
+ * the floor never sleeps (1.3-1.8 us), which no card's interrupt can
+ * match.  Documentation/benchmarks.md, "Floors".
+ */
+#define KFLOOR_TARGET(t)	(0 * (t))
+
+/*
+ * Interrupt round trips through @rounds against the floors, the four in
+ * turns, every other round in reverse order.  The soft card and the
+ * kernel floor are armed before their clocks start: their wakeup is no
+ * part of a round trip.  @kf_target: the target against the kernel floor
+ * (issue 43: 1/1.2 for the port, 1/1.5 for UIO).
  */
 static void bench_irq(const char *name, int fd, volatile uint64_t *afu,
 		      void (*rounds)(int fd, volatile uint64_t *afu, int n),
-		      bool floor_row)
+		      struct kfloor *kf, double kf_target, bool floor_row)
 {
-	struct bench_samples s[3] = { 0 };	/* ping-pong, device floor, ours */
-	struct bench_stat t, t_soft, t_pp;
+	/* ping-pong, device floor, ours, kernel floor */
+	struct bench_samples s[4] = { 0 };
+	struct bench_stat t, t_soft, t_pp, t_kf;
+	int ways = kf->fd >= 0 ? 4 : 3;
 	struct soft_card soft;
 	struct pingpong pp;
-	char vs_device[48];
+	char row[48];
 
 	soft_card_start(&soft);
 	pong_start(&pp, BENCH_CPU);
 	/* warm up, so the model polls fast */
 	rounds(fd, afu, 20);
-	/* Round -1 warms up all three, discarded */
+	/* Round -1 warms up all of them, discarded */
 	for (int r = -1; r < bench_rounds(); r++) {
 		progress();
-		for (int i = 0; i < 3; i++) {
-			int k = r % 2 ? 2 - i : i;
+		for (int i = 0; i < ways; i++) {
+			int k = r % 2 ? ways - 1 - i : i;
 			double t0;
 
 			if (k == 1)
 				soft_card_arm(&soft, IRQ_ROUNDS);
+			else if (k == 3)
+				kfloor_arm(kf, IRQ_ROUNDS);
 			t0 = bench_now_ms();
 			if (k == 0)
 				eventfd_rounds(&pp, IRQ_ROUNDS);
 			else if (k == 1)
 				port_rounds(soft.irq, soft.regs, IRQ_ROUNDS);
-			else
+			else if (k == 2)
 				rounds(fd, afu, IRQ_ROUNDS);
+			else
+				kfloor_rounds(kf, IRQ_ROUNDS);
 			if (r >= 0)
 				bench_sample(&s[k],
 					     ms_since(t0) * 1e3 / IRQ_ROUNDS);
@@ -339,14 +433,121 @@ static void bench_irq(const char *name, int fd, volatile uint64_t *afu,
 	t_pp = bench_stat_of(&s[0]);
 	t_soft = bench_stat_of(&s[1]);
 	t = bench_stat_of(&s[2]);
+	t_kf = bench_stat_of(&s[3]);
 	bench_add(name, t, "us", t_pp, "eventfd ping-pong", t_pp.med / t.med,
 		  IRQ_TARGET);
-	snprintf(vs_device, sizeof(vs_device), "%s_vs_device", name);
-	bench_add(vs_device, t, "us", t_soft, "device floor",
+	snprintf(row, sizeof(row), "%s_vs_device", name);
+	bench_add(row, t, "us", t_soft, "device floor",
 		  t_soft.med / t.med, 0);
 	if (floor_row)
 		bench_add("irq_device_floor", t_soft, "us", t_pp,
 			  "eventfd ping-pong", t_pp.med / t_soft.med, 0);
+	if (ways < 4)
+		return;
+	snprintf(row, sizeof(row), "%s_vs_floor", name);
+	bench_add(row, t, "us", t_kf, "kernel floor", t_kf.med / t.med,
+		  kf_target);
+	if (floor_row)
+		bench_add("irq_kernel_floor", t_kf, "us", t_pp,
+			  "eventfd ping-pong", t_pp.med / t_kf.med, 0);
+}
+
+/*
+ * ---- single round trips: their distribution, and after idling ----
+ *
+ * IRQ_DIST round trips of ours and as many of the kernel floor's, each
+ * timed alone, in blocks of IRQ_ROUNDS taken in turns (ABBA by block):
+ * the median with its quartiles, and the 99th percentile, of each.
+ * Then IRQ_IDLE_TRIALS single round trips, each after 1 ms asleep, in
+ * turns with the floor's: the card's model has stopped spinning by then
+ * (it polls every 10-20 us, Documentation/sim-card.md), and the bench's
+ * CPU has gone idle.
+ */
+#define IRQ_DIST		10000
+#define IRQ_IDLE_TRIALS		200
+
+static double dist_ours[IRQ_DIST], dist_floor[IRQ_DIST];
+
+static double one_round(int fd, volatile uint64_t *afu,
+			void (*rounds)(int fd, volatile uint64_t *afu, int n),
+			struct kfloor *kf)
+{
+	double t0 = bench_now_ms();
+
+	if (kf)
+		kfloor_rounds(kf, 1);
+	else
+		rounds(fd, afu, 1);
+	return ms_since(t0) * 1e3;
+}
+
+static void bench_irq_dist(const char *short_name, int fd,
+			   volatile uint64_t *afu,
+			   void (*rounds)(int fd, volatile uint64_t *afu, int n),
+			   struct kfloor *kf)
+{
+	const struct timespec idle = { .tv_nsec = 1000000 };
+	int nb = IRQ_DIST / IRQ_ROUNDS, no = 0, nf = 0;
+	struct bench_stat t, t_kf;
+	char row[48];
+
+	if (kf->fd < 0)
+		return;
+	rounds(fd, afu, 20);
+	for (int b = 0; b < nb; b++) {
+		progress();
+		for (int i = 0; i < 2; i++) {
+			if (bench_abba_a(b, i)) {
+				/*
+				 * Untimed: the floor's turn kept the model
+				 * off its CPU, which no real user does
+				 */
+				rounds(fd, afu, 2);
+				for (int j = 0; j < IRQ_ROUNDS; j++)
+					dist_ours[no++] =
+						one_round(fd, afu, rounds, NULL);
+				continue;
+			}
+			kfloor_arm(kf, IRQ_ROUNDS);
+			for (int j = 0; j < IRQ_ROUNDS; j++)
+				dist_floor[nf++] = one_round(fd, afu, rounds, kf);
+		}
+	}
+	t = bench_stat_of_array(dist_ours, no);
+	t_kf = bench_stat_of_array(dist_floor, nf);
+	snprintf(row, sizeof(row), "%s_p50", short_name);
+	bench_add(row, t, "us", t_kf, "kernel floor p50", t_kf.med / t.med, 0);
+	t = bench_fixed(bench_quantile(dist_ours, no, 0.99));
+	t_kf = bench_fixed(bench_quantile(dist_floor, nf, 0.99));
+	t.n = no;
+	t_kf.n = nf;
+	snprintf(row, sizeof(row), "%s_p99", short_name);
+	bench_add(row, t, "us", t_kf, "kernel floor p99", t_kf.med / t.med, 0);
+
+	no = nf = 0;
+	for (int r = -1; r < IRQ_IDLE_TRIALS; r++) {
+		progress();
+		for (int i = 0; i < 2; i++) {
+			bool ours = bench_abba_a(r, i);
+			double v;
+
+			if (!ours)
+				kfloor_arm(kf, 1);
+			nanosleep(&idle, NULL);
+			v = one_round(fd, afu, rounds, ours ? NULL : kf);
+			if (r < 0)
+				continue;
+			if (ours)
+				dist_ours[no++] = v;
+			else
+				dist_floor[nf++] = v;
+		}
+	}
+	t = bench_stat_of_array(dist_ours, no);
+	t_kf = bench_stat_of_array(dist_floor, nf);
+	snprintf(row, sizeof(row), "%s_after_1ms_idle", short_name);
+	bench_add(row, t, "us", t_kf, "kernel floor idle", t_kf.med / t.med,
+		  0);
 }
 
 /*
@@ -394,7 +595,7 @@ static void bench_cross_cpu(void)
 	pong_end(&same);
 }
 
-static void bench_irq_port(int fd, volatile uint64_t *afu)
+static void bench_irq_port(int fd, volatile uint64_t *afu, struct kfloor *kf)
 {
 	struct {
 		struct dfl_fpga_irq_set s;
@@ -405,7 +606,9 @@ static void bench_irq_port(int fd, volatile uint64_t *afu)
 	set.fd = efd;
 	if (efd < 0 || ioctl(fd, DFL_FPGA_PORT_UINT_SET_IRQ, &set))
 		die("bind the port's user interrupt");
-	bench_irq("irq_roundtrip_port", efd, afu, port_rounds, true);
+	bench_irq("irq_roundtrip_port", efd, afu, port_rounds, kf,
+		  KFLOOR_TARGET(1 / 1.2), true);
+	bench_irq_dist("irq_port", efd, afu, port_rounds, kf);
 	close(efd);
 }
 
@@ -449,6 +652,7 @@ int main(void)
 	unsigned int card = sim_random_id();
 	struct bench_stat uio_rd, uio_wr, port_rd, port_wr;
 	volatile uint64_t *afu;
+	struct kfloor kf;
 	char uio[32], path[64];
 	int fd, num;
 
@@ -465,6 +669,7 @@ int main(void)
 		return 1;
 	}
 	pin_model(card, OTHER_CPU);
+	kfloor_start(&kf);
 	num = sim_port_number(card);
 	if (num < 0 || port_bind(num, "uio_fpga") ||
 	    port_uio(num, uio, sizeof(uio))) {
@@ -479,7 +684,9 @@ int main(void)
 	if (afu == MAP_FAILED)
 		die("mmap");
 	bench_mmio(afu, "uio", &uio_rd, &uio_wr);
-	bench_irq("irq_roundtrip_uio", fd, afu, uio_rounds, false);
+	bench_irq("irq_roundtrip_uio", fd, afu, uio_rounds, &kf,
+		  KFLOOR_TARGET(1 / 1.5), false);
+	bench_irq_dist("irq_uio", fd, afu, uio_rounds, &kf);
 	bench_irqcontrol(fd);
 	munmap((void *)afu, NLB_AFU_SIZE);
 	close(fd);
@@ -495,7 +702,7 @@ int main(void)
 	if (afu == MAP_FAILED)
 		die("mmap");
 	bench_mmio(afu, "port", &port_rd, &port_wr);
-	bench_irq_port(fd, afu);
+	bench_irq_port(fd, afu, &kf);
 	bench_cross_cpu();
 	/* Reported, no target: the two sides were not measured in turns */
 	bench_add("mmio_read64_uio_vs_port", uio_rd, "ns/access", port_rd,
@@ -505,6 +712,7 @@ int main(void)
 	munmap((void *)afu, NLB_AFU_SIZE);
 	close(fd);
 
+	kfloor_end(&kf);
 	bench_print("uio");
 	sim_del(card);
 	return 0;

@@ -121,6 +121,21 @@ static inline struct bench_stat bench_stat_of(const struct bench_samples *s)
 				    bench_quantile(v, s->n, 0.75), s->n };
 }
 
+/*
+ * A figure from more samples than a struct bench_samples holds (a
+ * distribution of single round trips): @v[0 .. @n - 1] is sorted in
+ * place, so that bench_quantile() can then read other quantiles of it.
+ */
+static inline struct bench_stat bench_stat_of_array(double *v, int n)
+{
+	if (n <= 0)
+		return BENCH_NONE;
+	qsort(v, n, sizeof(v[0]), bench_cmp_double);
+	return (struct bench_stat){ bench_quantile(v, n, 0.5),
+				    bench_quantile(v, n, 0.25),
+				    bench_quantile(v, n, 0.75), n };
+}
+
 /* @s times @k (k > 0): a time per round into a time per operation */
 static inline struct bench_stat bench_scale(struct bench_stat s, double k)
 {
@@ -257,7 +272,7 @@ struct bench_result {
 	const char *verdict;
 };
 
-#define BENCH_MAX_RESULTS	64
+#define BENCH_MAX_RESULTS	96
 #define BENCH_MAX_SERIES	16
 #define BENCH_MAX_POINTS	12
 
