@@ -375,10 +375,11 @@ static void fpga_sim_dma_test(struct fpga_sim *sim, unsigned int n,
 		ret = 0;
 	if (ret != -EINTR)
 		fpga_sim_update(sim, x.ctl, x.run, NLB_CTL_RESET_N);
+	/* Idle before the DSM says done: software reads STATUS1 after it */
+	fpga_sim_write(sim, afu + NLB_STATUS1, 0);
 	if (!ret)
 		ret = t->end(sim, n, &x, fpga_sim_cntr_clocks(sim, start),
 			     bad_mode);
-	fpga_sim_write(sim, afu + NLB_STATUS1, 0);
 	if (ret == -EFAULT)
 		fpga_sim_dma_fault(sim, n);
 }

@@ -81,11 +81,12 @@ static void fpga_sim_nlb_run(struct fpga_sim *sim, unsigned int n)
 	if (ret != -EINTR)
 		fpga_sim_update(sim, afu + NLB_CTL, FPGA_SIM_NLB_RUN,
 				NLB_CTL_RESET_N);
+	/* Idle before the DSM says done: software reads STATUS1 after it */
+	fpga_sim_write(sim, afu + NLB_STATUS1, 0);
 	if (!ret)
 		ret = fpga_sim_nlb_dsm(sim, n,
 				       fpga_sim_read(sim, afu + NLB_DSM_BASEL),
 				       fpga_sim_cntr_clocks(sim, start));
-	fpga_sim_write(sim, afu + NLB_STATUS1, 0);
 
 	if (ret == -EFAULT)
 		fpga_sim_dma_fault(sim, n);
