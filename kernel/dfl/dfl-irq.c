@@ -37,6 +37,8 @@ static void fpga_dfl_irq_deliver(struct fpga_dfl_irq *dirq, unsigned int n)
 		trace_irq_deliver(dirq);
 		fpga_eventfd_signal(dirq->trigger);
 	}
+	if (i && dirq->delivered)
+		atomic64_add(i, dirq->delivered);
 	spin_unlock_irqrestore(&dirq->trigger_lock, flags);
 	/*
 	 * Count for netlink; a work already pending takes these too, so an
@@ -133,28 +135,34 @@ int fpga_dfl_irqs_init(struct fpga_dfl_irqs *irqs, struct fpga_dfl_device *fdev,
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_irqs_init);
 
-/* Swap the eventfd the handler signals; the old one is returned to put */
+/*
+ * Swap the eventfd the handler signals (and whose count it adds to); the
+ * old one is returned to put
+ */
 static struct eventfd_ctx *fpga_dfl_irq_set_trigger(struct fpga_dfl_irq *dirq,
-						    struct eventfd_ctx *trigger)
+						    struct eventfd_ctx *trigger,
+						    atomic64_t *delivered)
 {
 	struct eventfd_ctx *old;
 
 	spin_lock_irq(&dirq->trigger_lock);
 	old = dirq->trigger;
 	dirq->trigger = trigger;
+	dirq->delivered = trigger ? delivered : NULL;
 	spin_unlock_irq(&dirq->trigger_lock);
 	return old;
 }
 
 static void fpga_dfl_irq_unbind(struct fpga_dfl_irq *dirq)
 {
-	struct eventfd_ctx *old = fpga_dfl_irq_set_trigger(dirq, NULL);
+	struct eventfd_ctx *old = fpga_dfl_irq_set_trigger(dirq, NULL, NULL);
 
 	if (old)
 		eventfd_ctx_put(old);
 }
 
-static int fpga_dfl_irq_bind(struct fpga_dfl_irq *dirq, int fd)
+static int fpga_dfl_irq_bind(struct fpga_dfl_irq *dirq, int fd,
+			     atomic64_t *delivered)
 {
 	struct eventfd_ctx *trigger = NULL, *old;
 
@@ -163,7 +171,7 @@ static int fpga_dfl_irq_bind(struct fpga_dfl_irq *dirq, int fd)
 		if (IS_ERR(trigger))
 			return PTR_ERR(trigger);
 	}
-	old = fpga_dfl_irq_set_trigger(dirq, trigger);
+	old = fpga_dfl_irq_set_trigger(dirq, trigger, delivered);
 	if (old)
 		eventfd_ctx_put(old);
 	return 0;
@@ -211,6 +219,7 @@ int fpga_dfl_irq_set_copy(const struct fpga_dfl_irqs *irqs, void __user *arg,
 		return PTR_ERR(set->fds);
 	set->start = hdr.start;
 	set->count = hdr.count;
+	set->delivered = NULL;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_irq_set_copy);
@@ -240,7 +249,7 @@ int fpga_dfl_irqs_bind(struct fpga_dfl_irqs *irqs,
 	mutex_lock(&irqs->lock);
 	for (i = 0; i < set->count; i++) {
 		ret = fpga_dfl_irq_bind(&irqs->irqs[set->start + i],
-					set->fds[i]);
+					set->fds[i], set->delivered);
 		if (ret)
 			break;
 	}
@@ -251,6 +260,31 @@ int fpga_dfl_irqs_bind(struct fpga_dfl_irqs *irqs,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_irqs_bind);
+
+/**
+ * fpga_dfl_irqs_forget() - stop counting for a file that goes
+ * @irqs: the feature's interrupts
+ * @delivered: the file's count, as given to fpga_dfl_irqs_bind()
+ *
+ * Its eventfds stay bound (upstream's semantics: until the last close);
+ * what they get from now on is counted for nobody.
+ */
+void fpga_dfl_irqs_forget(struct fpga_dfl_irqs *irqs, atomic64_t *delivered)
+{
+	struct fpga_dfl_irq *dirq;
+	unsigned int i;
+
+	mutex_lock(&irqs->lock);
+	for (i = 0; i < irqs->count; i++) {
+		dirq = &irqs->irqs[i];
+		spin_lock_irq(&dirq->trigger_lock);
+		if (dirq->delivered == delivered)
+			dirq->delivered = NULL;
+		spin_unlock_irq(&dirq->trigger_lock);
+	}
+	mutex_unlock(&irqs->lock);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_irqs_forget);
 
 /**
  * fpga_dfl_irqs_unbind_all() - unbind every eventfd of a feature
@@ -280,8 +314,11 @@ void fpga_dfl_irqs_free(struct fpga_dfl_irqs *irqs)
 	fpga_dfl_irqs_unbind_all(irqs);
 	/* No handler can queue it again; the work reads registers: now */
 	cancel_delayed_work_sync(&irqs->nl_work);
+	/* Under the lock: a file may be closing (fpga_dfl_irqs_forget()) */
+	mutex_lock(&irqs->lock);
 	kfree(irqs->irqs);
 	irqs->irqs = NULL;
 	irqs->count = 0;
+	mutex_unlock(&irqs->lock);
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_irqs_free);

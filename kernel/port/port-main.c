@@ -29,6 +29,9 @@ static struct class fpga_port_class = {
 	.name	= "fpga_port",
 };
 
+/* fdinfo's fpga-client-id: 0 is never given out */
+static atomic64_t fpga_port_last_client_id;
+
 static int fpga_port_open(struct inode *inode, struct file *file)
 {
 	struct fpga_port *port = fpga_port_of_inode(inode);
@@ -41,6 +44,7 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	pf->port = port;
 	pf->file = file;
+	pf->client_id = atomic64_inc_return(&fpga_port_last_client_id);
 	pf->dma_maps = RB_ROOT;
 	pf->dma_sources = RB_ROOT;
 	mutex_init(&pf->dma_lock);
@@ -112,6 +116,9 @@ static int fpga_port_release(struct inode *inode, struct file *file)
 	bool quarantined;
 	int idx;
 
+	/* Also once the port is gone: its eventfds stay bound till remove ends */
+	fpga_dfl_irqs_forget(&port->err_irqs, &pf->irqs_delivered);
+	fpga_dfl_irqs_forget(&port->uint_irqs, &pf->irqs_delivered);
 	if (fpga_dfl_hw_enter(&port->unplug, &idx)) {
 		quarantined = __fpga_port_release(port, pf, true);
 		fpga_dfl_hw_exit(&port->unplug, idx);
@@ -143,8 +150,10 @@ static bool fpga_port_cmd_writes(unsigned int cmd)
 	return false;
 }
 
-static long fpga_port_ioctl_reset(struct fpga_port *port, unsigned long arg)
+static long fpga_port_ioctl_reset(struct fpga_port_file *pf,
+				  unsigned long arg)
 {
+	struct fpga_port *port = pf->port;
 	int ret, idx;
 
 	if (arg)
@@ -154,19 +163,23 @@ static long fpga_port_ioctl_reset(struct fpga_port *port, unsigned long arg)
 		return ret;
 	ret = fpga_port_reset(port);
 	fpga_port_hw_end(port, idx);
+	if (!ret)
+		atomic64_inc(&pf->resets);
 	return ret;
 }
 
-static long fpga_port_ioctl_set_irq(struct fpga_port *port,
+static long fpga_port_ioctl_set_irq(struct fpga_port_file *pf,
 				    struct fpga_dfl_irqs *irqs,
 				    void __user *arg)
 {
+	struct fpga_port *port = pf->port;
 	struct fpga_dfl_irq_set set;
 	int ret, idx;
 
 	ret = fpga_dfl_irq_set_copy(irqs, arg, &set);
 	if (ret)
 		return ret;
+	set.delivered = &pf->irqs_delivered;
 	ret = fpga_port_hw_begin(port, &idx);
 	if (!ret) {
 		ret = fpga_dfl_irqs_bind(irqs, &set);
@@ -204,7 +217,7 @@ static long fpga_port_ioctl(struct file *file, unsigned int cmd,
 		/* None is defined in <linux/fpga-dfl.h>; ours has one */
 		return arg == FPGA_PORT_EXT_DMABUF;
 	case DFL_FPGA_PORT_RESET:
-		return fpga_port_ioctl_reset(port, arg);
+		return fpga_port_ioctl_reset(pf, arg);
 	case DFL_FPGA_PORT_GET_INFO:
 		return fpga_port_ioctl_get_info(port, uarg);
 	case DFL_FPGA_PORT_GET_REGION_INFO:
@@ -220,11 +233,11 @@ static long fpga_port_ioctl(struct file *file, unsigned int cmd,
 	case DFL_FPGA_PORT_ERR_GET_IRQ_NUM:
 		return fpga_dfl_ioctl_irq_num(&port->err_irqs, uarg);
 	case DFL_FPGA_PORT_ERR_SET_IRQ:
-		return fpga_port_ioctl_set_irq(port, &port->err_irqs, uarg);
+		return fpga_port_ioctl_set_irq(pf, &port->err_irqs, uarg);
 	case DFL_FPGA_PORT_UINT_GET_IRQ_NUM:
 		return fpga_dfl_ioctl_irq_num(&port->uint_irqs, uarg);
 	case DFL_FPGA_PORT_UINT_SET_IRQ:
-		return fpga_port_ioctl_set_irq(port, &port->uint_irqs, uarg);
+		return fpga_port_ioctl_set_irq(pf, &port->uint_irqs, uarg);
 	}
 	/* Upstream answers unknown commands with -EINVAL; so do we */
 	return -EINVAL;
@@ -247,6 +260,7 @@ static const struct file_operations fpga_port_fops = {
 	.mmap		= fpga_port_mmap,
 	.poll		= fpga_port_poll,
 	.llseek		= noop_llseek,
+	.show_fdinfo	= fpga_port_show_fdinfo,
 };
 
 static void fpga_port_chardev_release(struct device *dev)

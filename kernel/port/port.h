@@ -140,6 +140,10 @@ static inline void fpga_port_hw_end(struct fpga_port *port, int idx)
  * @dma_sources: the same mappings by what they map (kind, then user
  *		address or dma-buf): a new mapping is checked against them
  * @num_fences:	fences this file has pending (under port->fences.lock)
+ * @client_id:	unique among the port files since boot (fdinfo)
+ * @resets:	resets made through this file (fdinfo)
+ * @irqs_delivered: interrupts delivered to the eventfds this file bound
+ *		(fdinfo), as long as it is open
  */
 struct fpga_port_file {
 	struct fpga_port *port;
@@ -149,6 +153,9 @@ struct fpga_port_file {
 	struct rb_root dma_maps;
 	struct rb_root dma_sources;
 	unsigned int num_fences;
+	u64 client_id;
+	atomic64_t resets;
+	atomic64_t irqs_delivered;
 };
 
 /* What a DMA mapping maps */
@@ -207,6 +214,9 @@ struct fpga_port_dma {
 		} dmabuf;
 	};
 };
+
+/* port-fdinfo.c */
+void fpga_port_show_fdinfo(struct seq_file *m, struct file *file);
 
 /* port-reset.c */
 int __fpga_port_reset(struct fpga_port *port);

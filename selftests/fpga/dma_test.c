@@ -4,7 +4,8 @@
  * per-file ownership, RLIMIT_MEMLOCK accounting, the NLB0 loopback
  * verified byte for byte from 64 B to over 1 GiB of 4 KiB pages, DMA to an
  * unmapped address, user and error interrupts through eventfds, and
- * unplug with DMA mapped and eventfds bound.  A card made without an
+ * unplug with DMA mapped and eventfds bound, what each file's fdinfo
+ * says it uses.  A card made without an
  * IOMMU: physical bus addresses, and DMA and the AFU's registers refused
  * to a process without CAP_SYS_RAWIO unless fpga_dfl allows unsafe DMA.
  */
@@ -712,6 +713,129 @@ TEST(port_cannot_reach_another_ports_buffers)
 	munmap(dst.va, dst.len);
 	sim_del(card);
 	run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl");
+}
+
+/*
+ * The value of @key in the fdinfo of @fd: 0 and the text after the tab,
+ * or -ENOENT without it
+ */
+static int fdinfo_get(int fd, const char *key, char *val, size_t len)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	int ret = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (ret && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':' ||
+		    line[klen + 1] != '\t')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(val, len, "%s", line + klen + 2);
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* A number of the fdinfo of @fd ("64 KiB" reads as 64), -1 without it */
+static long long fdinfo_num(int fd, const char *key)
+{
+	char val[64];
+
+	if (fdinfo_get(fd, key, val, sizeof(val)))
+		return -1;
+	return strtoll(val, NULL, 10);
+}
+
+/*
+ * /proc/PID/fdinfo/FD tells what the file uses: its port, a client id,
+ * the memory its DMA mappings pin, the interrupts its eventfds got and
+ * the resets it made; each follows what the file does
+ */
+TEST_F(dma, fdinfo_counts_what_the_file_uses)
+{
+	struct dma_buf big = { 0 };
+	char val[64];
+	uint64_t count;
+	int efd, i;
+
+	ASSERT_EQ(0, fdinfo_get(self->fd, "fpga-driver", val, sizeof(val)));
+	EXPECT_STREQ("fpga_port", val);
+	ASSERT_EQ(0, fdinfo_get(self->fd, "fpga-port", val, sizeof(val)));
+	EXPECT_STREQ(self->dev + strlen("/dev/"), val);
+	EXPECT_GT(fdinfo_num(self->fd, "fpga-client-id"), 0);
+	ASSERT_EQ(0, fdinfo_get(self->fd, "fpga-memory-pinned", val,
+				sizeof(val)));
+	EXPECT_STREQ("4 KiB", val);	/* the fixture's DSM */
+	EXPECT_EQ(4, fdinfo_num(self->fd, "fpga-memory-mapped"));
+	EXPECT_EQ(0, fdinfo_num(self->fd, "fpga-interrupts"));
+	EXPECT_EQ(0, fdinfo_num(self->fd, "fpga-resets"));
+
+	ASSERT_EQ(0, dma_buf_alloc(self->fd, 64 << 10, &big));
+	EXPECT_EQ(68, fdinfo_num(self->fd, "fpga-memory-pinned"));
+	EXPECT_EQ(68, fdinfo_num(self->fd, "fpga-memory-mapped"));
+
+	efd = eventfd(0, EFD_NONBLOCK);
+	ASSERT_GE(efd, 0);
+	ASSERT_EQ(0, bind_irq(self->fd, DFL_FPGA_PORT_UINT_SET_IRQ, 1, efd));
+	for (i = 0; i < 3; i++) {
+		nlb_write(self->afu, NLB_DOORBELL, 1ull << 1);
+		ASSERT_EQ(0, wait_efd(efd, 5000, &count));
+	}
+	EXPECT_EQ(3, fdinfo_num(self->fd, "fpga-interrupts"));
+
+	ASSERT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
+	EXPECT_EQ(1, fdinfo_num(self->fd, "fpga-resets"));
+	/* A refused reset is not one */
+	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_RESET, 1));
+	EXPECT_EQ(1, fdinfo_num(self->fd, "fpga-resets"));
+
+	dma_buf_free(self->fd, &big);
+	EXPECT_EQ(4, fdinfo_num(self->fd, "fpga-memory-pinned"));
+	close(efd);
+}
+
+/*
+ * Each file counts for itself, whichever node opened it; a file that
+ * bound eventfds and closed leaves them bound (upstream's semantics) and
+ * counted for nobody, and interrupts keep arriving safely
+ */
+TEST_F(dma, fdinfo_is_per_file)
+{
+	char upstream[64], val[64];
+	uint64_t count;
+	int other, efd;
+
+	snprintf(upstream, sizeof(upstream), "/dev/dfl-port.%s",
+		 self->dev + strlen("/dev/fpga-port."));
+	other = open(upstream, O_RDWR);
+	ASSERT_GE(other, 0);
+	ASSERT_EQ(0, fdinfo_get(other, "fpga-port", val, sizeof(val)));
+	EXPECT_STREQ(self->dev + strlen("/dev/"), val);
+	EXPECT_NE(fdinfo_num(self->fd, "fpga-client-id"),
+		  fdinfo_num(other, "fpga-client-id"));
+	EXPECT_EQ(0, fdinfo_num(other, "fpga-memory-pinned"));
+
+	efd = eventfd(0, EFD_NONBLOCK);
+	ASSERT_GE(efd, 0);
+	ASSERT_EQ(0, bind_irq(other, DFL_FPGA_PORT_UINT_SET_IRQ, 2, efd));
+	nlb_write(self->afu, NLB_DOORBELL, 1ull << 2);
+	ASSERT_EQ(0, wait_efd(efd, 5000, &count));
+	EXPECT_EQ(1, fdinfo_num(other, "fpga-interrupts"));
+	EXPECT_EQ(0, fdinfo_num(self->fd, "fpga-interrupts"));
+	ASSERT_EQ(0, ioctl(other, DFL_FPGA_PORT_RESET, 0));
+	EXPECT_EQ(0, fdinfo_num(self->fd, "fpga-resets"));
+
+	close(other);
+	nlb_write(self->afu, NLB_DOORBELL, 1ull << 2);
+	EXPECT_EQ(0, wait_efd(efd, 5000, &count));
+	EXPECT_EQ(0, fdinfo_num(self->fd, "fpga-interrupts"));
+	close(efd);
 }
 
 #define SIM_IOMMU_PARAM		"/sys/module/fpga_sim/parameters/iommu"

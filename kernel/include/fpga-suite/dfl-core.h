@@ -264,6 +264,8 @@ struct fpga_dfl_irqs;
  * @irq:	Linux irq number, requested from probe to remove
  * @trigger_lock: protects @trigger against the handler
  * @trigger:	eventfd signalled on each interrupt, NULL when unbound
+ * @delivered:	counts what @trigger is signalled for the file that bound
+ *		it (fdinfo), or NULL; under @trigger_lock
  * @name:	name given to request_irq()
  * @owner:	the feature's interrupts this one belongs to
  * @nl_count:	interrupts not yet announced on netlink
@@ -274,6 +276,7 @@ struct fpga_dfl_irq {
 	int irq;
 	spinlock_t trigger_lock;	/* @trigger vs the handler */
 	struct eventfd_ctx *trigger;
+	atomic64_t *delivered;
 	char name[32];
 	struct fpga_dfl_irqs *owner;
 	atomic_t nl_count;
@@ -310,11 +313,15 @@ long fpga_dfl_ioctl_irq_num(const struct fpga_dfl_irqs *irqs, void __user *arg);
  * @start:	first vector
  * @count:	number of vectors, and of @fds
  * @fds:	an eventfd per vector, < 0 to unbind
+ * @delivered:	the binding file's count of interrupts delivered, or NULL;
+ *		it must outlive the binding or be forgotten first
+ *		(fpga_dfl_irqs_forget())
  */
 struct fpga_dfl_irq_set {
 	unsigned int start;
 	unsigned int count;
 	s32 *fds;
+	atomic64_t *delivered;
 };
 
 int fpga_dfl_irq_set_copy(const struct fpga_dfl_irqs *irqs, void __user *arg,
@@ -322,6 +329,7 @@ int fpga_dfl_irq_set_copy(const struct fpga_dfl_irqs *irqs, void __user *arg,
 void fpga_dfl_irq_set_free(struct fpga_dfl_irq_set *set);
 int fpga_dfl_irqs_bind(struct fpga_dfl_irqs *irqs,
 		       const struct fpga_dfl_irq_set *set);
+void fpga_dfl_irqs_forget(struct fpga_dfl_irqs *irqs, atomic64_t *delivered);
 void fpga_dfl_irqs_unbind_all(struct fpga_dfl_irqs *irqs);
 void fpga_dfl_irqs_free(struct fpga_dfl_irqs *irqs);
 
