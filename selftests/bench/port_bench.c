@@ -405,6 +405,40 @@ static void floor_buf_make(struct floor_buf *b, const char *kind)
 	b->va = va;
 }
 
+/*
+ * One row: a map and unmap of @len bytes of @b through the port, against
+ * the floor module pinning them (@flags 0) or pinning and mapping them
+ * (FPGA_BENCH_FLOOR_MAP)
+ */
+static void bench_floor_row(int fd, int ffd, const struct floor_buf *b,
+			    const char *kind, uint64_t len, uint32_t flags,
+			    double target)
+{
+	bool map = flags & FPGA_BENCH_FLOOR_MAP;
+	/* Small buffers: several cycles per sample, both sides */
+	int reps = len >= (1 << 20) ? 2 : (1 << 20) / len / 4;
+	struct bench_stat t, base;
+	uint64_t iova = 0;
+	char name[48];
+
+	snprintf(name, sizeof(name), "map_%s_%s_%lluKiB",
+		 map ? "floor" : "pin", kind, (unsigned long long)len >> 10);
+	BENCH_PAIR(name, t, {
+		for (int r = 0; r < reps; r++)
+			if (dma_map(fd, b->va, len, 0, &iova) ||
+			    dma_unmap(fd, iova))
+				exit(1);
+	}, base, {
+		for (int r = 0; r < reps; r++)
+			if (floor_pin(ffd, b->va, len, flags, NULL) ||
+			    floor_unpin(ffd))
+				exit(1);
+	});
+	bench_add(name, bench_scale(t, 1e-3 / reps), "us",
+		  bench_scale(base, 1e-3 / reps),
+		  map ? "pin+map floor" : "pin floor", base.med / t.med, target);
+}
+
 static void bench_floor_map(int fd, int port)
 {
 	static const char * const kinds[] = { "4k", "thp", "frag" };
@@ -437,10 +471,7 @@ static void bench_floor_map(int fd, int port)
 		bench_add(name, bench_fixed(runs), "runs/16MiB", BENCH_NONE,
 			  "", 0, 0);
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-			uint64_t len = sizes[i], iova = 0;
-			/* Small buffers: several cycles per sample, both sides */
-			int reps = len >= (1 << 20) ? 2 : (1 << 20) / len / 4;
-			struct bench_stat t, base;
+			uint64_t len = sizes[i];
 			/*
 			 * The issue's targets: at most 2x the floor's time for
 			 * one page, 1.5x from 1 MiB; 64 KiB reported
@@ -448,41 +479,9 @@ static void bench_floor_map(int fd, int port)
 			double target = len == 4096 ? 1 / 2.0 :
 					len >= (1 << 20) ? 1 / 1.5 : 0;
 
-			snprintf(name, sizeof(name), "map_floor_%s_%lluKiB",
-				 kinds[k], (unsigned long long)len >> 10);
-			BENCH_PAIR(name, t, {
-				for (int r = 0; r < reps; r++)
-					if (dma_map(fd, b.va, len, 0, &iova) ||
-					    dma_unmap(fd, iova))
-						exit(1);
-			}, base, {
-				for (int r = 0; r < reps; r++)
-					if (floor_pin(ffd, b.va, len,
-						      FPGA_BENCH_FLOOR_MAP,
-						      NULL) ||
-					    floor_unpin(ffd))
-						exit(1);
-			});
-			bench_add(name, bench_scale(t, 1e-3 / reps), "us",
-				  bench_scale(base, 1e-3 / reps),
-				  "pin+map floor", base.med / t.med, target);
-
-			snprintf(name, sizeof(name), "map_pin_%s_%lluKiB",
-				 kinds[k], (unsigned long long)len >> 10);
-			BENCH_PAIR(name, t, {
-				for (int r = 0; r < reps; r++)
-					if (dma_map(fd, b.va, len, 0, &iova) ||
-					    dma_unmap(fd, iova))
-						exit(1);
-			}, base, {
-				for (int r = 0; r < reps; r++)
-					if (floor_pin(ffd, b.va, len, 0, NULL) ||
-					    floor_unpin(ffd))
-						exit(1);
-			});
-			bench_add(name, bench_scale(t, 1e-3 / reps), "us",
-				  bench_scale(base, 1e-3 / reps), "pin floor",
-				  base.med / t.med, 0);
+			bench_floor_row(fd, ffd, &b, kinds[k], len,
+					FPGA_BENCH_FLOOR_MAP, target);
+			bench_floor_row(fd, ffd, &b, kinds[k], len, 0, 0);
 		}
 		munmap(b.mapping, b.mapped_len);
 	}

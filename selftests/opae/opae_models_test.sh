@@ -48,6 +48,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 . "$here/../fpga/ktap_lib.sh"
+. "$here/opae_lib.sh"
 
 setup()
 {
@@ -98,16 +99,7 @@ program()
 	id=$(cat "/sys/bus/fpga_dfl/devices/$port/afu_id")
 	[ "$id" = "$(echo "$4" | tr -d -)" ] ||
 		{ diag "$port afu_id is $id after programming $3"; return 1; }
-	# the port's files come back after programming: udev may lag
-	for _ in $(seq 50); do
-		[ -c "/dev/$port" ] && break
-		sleep 0.1
-	done
-	[ -c "/dev/$port" ] || { diag "no /dev/$port"; return 1; }
-	fpgainfo port "$2" > "$T/info" 2>&1 ||
-		{ diag "fpgainfo port $2: $(cat "$T/info")"; return 1; }
-	grep -qi "^Accelerator GUID *: *$4\$" "$T/info" ||
-		{ diag "fpgainfo port $2 does not show $4:"; diag "$(cat "$T/info")"; return 1; }
+	port_shows_afu "$port" "$2" "$4"
 }
 
 # fpgaconf refuses a GBS of another interface id: the card is not asked

@@ -48,6 +48,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 . "$here/../fpga/ktap_lib.sh"
+. "$here/opae_lib.sh"
 
 # guid HEX32: the 32 hex digits of afu_id as OPAE prints a GUID
 guid()
@@ -520,16 +521,7 @@ pci_program()
 	run conf fpgaconf -V "$PR_BDF" "$T/pci-$1.gbs" ||
 		{ diag "status $?"; return 1; }
 	pr_kept "$(echo "$2" | tr -d -)" 0x0 || return 1
-	# the port's files come back after programming: udev may lag
-	for _ in $(seq 50); do
-		[ -c "/dev/$PR_PORT" ] && break
-		sleep 0.1
-	done
-	[ -c "/dev/$PR_PORT" ] || { diag "no /dev/$PR_PORT"; return 1; }
-	fpgainfo port "$PR_BDF" > "$T/info" 2>&1 ||
-		{ diag "fpgainfo port $PR_BDF: $(cat "$T/info")"; return 1; }
-	grep -qi "^Accelerator GUID *: *$2\$" "$T/info" ||
-		{ diag "fpgainfo port $PR_BDF does not show $2:"; diag "$(cat "$T/info")"; return 1; }
+	port_shows_afu "$PR_PORT" "$PR_BDF" "$2"
 }
 
 # NLB0 back on the PCI card, and hello_fpga passes on it
