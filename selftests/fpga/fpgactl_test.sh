@@ -68,7 +68,7 @@ t_help()
 	for c in "list" "info PORT" "reset PORT" "mmio read" "mmio write" \
 		 "mmio dump" "dma loopback" "errors PORT" "irq wait" \
 		 "sim add" "sim del" "perf PORT|CARD" "trace \[PORT\]" \
-		 "monitor"; do
+		 "monitor" "ps \[PORT\]"; do
 		out_has "fpgactl $c" || return 1
 	done
 	expect 0 "" $FPGACTL help || return 1
@@ -85,7 +85,7 @@ t_help_levels()
 	done
 	for c in list info reset "mmio read" "mmio write" "mmio dump" \
 		 "dma loopback" errors "irq wait" "sim add" "sim del" perf trace \
-		 monitor; do
+		 monitor ps; do
 		expect 0 "" $FPGACTL $c --help || return 1
 		out_has "^Usage: fpgactl .*$c" || return 1
 		[ -s "$T/err" ] && { diag "$c --help wrote to stderr"; return 1; }
@@ -194,6 +194,14 @@ t_usage_ports()
 		$FPGACTL mmio read /dev/fpga-port.2147483647 0 || return 1
 	expect 1 "no port 2147483647; see 'fpgactl list'" \
 		$FPGACTL reset 2147483647
+}
+
+t_usage_ps()
+{
+	usage "'abc' is not a port" $FPGACTL ps abc || return 1
+	usage "'fpga-fme.0' is not a port" $FPGACTL ps fpga-fme.0 || return 1
+	usage "unexpected argument 'x'" $FPGACTL ps 0 x || return 1
+	usage "unknown option '--all'" $FPGACTL ps --all
 }
 
 t_usage_sim()
@@ -308,6 +316,85 @@ t_fake_sim()
 	[ "$(cat "$T/sys/bus/fpga_sim/del_device")" = "12" ] || return 1
 	expect 1 "new_device: No such file or directory (is fpga_sim loaded? try 'modprobe fpga_sim')" env FPGA_SYSFS_ROOT=$T/empty \
 		$FPGACTL sim add 1
+}
+
+# fake_proc_fd PID COMM FD NODE FDINFO_LINES: process PID has NODE open
+# as FD, and its fdinfo shows the kernel's lines and FDINFO_LINES
+fake_proc_fd()
+{
+	mkdir -p "$P/$1/fd" "$P/$1/fdinfo" || return 1
+	echo "$2" > "$P/$1/comm"
+	ln -s "$4" "$P/$1/fd/$3"
+	printf 'pos:\t0\nflags:\t02\nmnt_id:\t24\nino:\t118\n%b' "$5" \
+		> "$P/$1/fdinfo/$3"
+}
+
+# fake_proc_port PID COMM FD NODE PORT CLIENT PINNED MAPPED: a port's file
+fake_proc_port()
+{
+	fake_proc_fd "$1" "$2" "$3" "$4" "fpga-driver:\tfpga_port\nfpga-port:\t$5\nfpga-client-id:\t$6\nfpga-memory-pinned:\t$7 KiB\nfpga-memory-mapped:\t$8 KiB\nfpga-interrupts:\t2\nfpga-resets:\t1\n"
+}
+
+# A /proc tree with port files open in four processes, out of order, and
+# one without most keys; /dev/null and a stranger's node are no port's
+fake_proc()
+{
+	P=$T/proc
+	fake_proc_port 300 worker 4 /dev/fpga-port.10 fpga-port.10 5 0 0
+	fake_proc_port 300 worker 3 /dev/fpga-port.2 fpga-port.2 4 1536 1048575
+	fake_proc_fd 300 worker 5 /dev/null "fpga-driver:\tfpga_port\nfpga-port:\tfpga-port.2\n"
+	fake_proc_port 120 "Web Content" 7 /dev/dfl-port.2 fpga-port.2 3 64 128
+	fake_proc_port 99 nlb 3 /dev/fpga-port.0 fpga-port.0 1 1048576 3145728
+	fake_proc_fd 50 partial 9 /dev/fpga-port.0 "fpga-driver:\tfpga_port\nfpga-client-id:\t8\nfpga-future:\tx\n"
+	fake_proc_fd 60 stranger 0 /dev/fpga-port.4 "tty-index:\t4\n"
+	mkdir -p "$T/proc-empty/1/fd" "$T/proc-bad"
+	cp -R "$P/120" "$T/proc-bad/120"
+	printf 'fpga-driver:\tfpga_port\nfpga-interrupts:\tmany\n' > "$T/proc-bad/120/fdinfo/7"
+}
+
+t_fake_ps()
+{
+	expect 0 "" env FPGA_PROC_ROOT=$P $FPGACTL ps || return 1
+	cat > "$T/want" <<-EOF
+	    PID COMM              FD PORT         CLIENT  PINNED  MAPPED   IRQS RESETS
+	     99 nlb                3 fpga-port.0       1      1G      3G      2      1
+	    120 Web Content        7 fpga-port.2       3     64K    128K      2      1
+	    300 worker             3 fpga-port.2       4    1.5M    1.0G      2      1
+	    300 worker             4 fpga-port.10      5       0       0      2      1
+	     50 partial            9 -                 8       -       -      -      -
+	EOF
+	diff -u "$T/want" "$T/out" > "$T/diff" ||
+		{ diag "$(cat "$T/diff")"; return 1; }
+
+	for spec in 2 fpga-port.2 dfl-port.2; do
+		expect 0 "" env FPGA_PROC_ROOT=$P $FPGACTL -j ps $spec || return 1
+		[ "$(cat "$T/out")" = '[{"pid":120,"comm":"Web Content","fd":7,"port":"fpga-port.2","client_id":3,"memory_pinned_kib":64,"memory_mapped_kib":128,"interrupts":2,"resets":1},{"pid":300,"comm":"worker","fd":3,"port":"fpga-port.2","client_id":4,"memory_pinned_kib":1536,"memory_mapped_kib":1048575,"interrupts":2,"resets":1}]' ] ||
+			{ diag "ps $spec"; show; return 1; }
+	done
+	# keys the driver does not show are left out
+	expect 0 "" env FPGA_PROC_ROOT=$P $FPGACTL ps --json || return 1
+	out_has ',{"pid":50,"comm":"partial","fd":9,"client_id":8}\]$'
+}
+
+t_fake_ps_empty()
+{
+	expect 0 "" env FPGA_PROC_ROOT=$T/proc-empty $FPGACTL ps || return 1
+	[ "$(cat "$T/out")" = "$(head -n 1 "$T/want")" ] ||
+		{ diag "not the header alone"; show; return 1; }
+	expect 0 "" env FPGA_PROC_ROOT=$T/proc-empty $FPGACTL -j ps || return 1
+	[ "$(cat "$T/out")" = "[]" ] || { diag "not []"; show; return 1; }
+	# a port nobody has open
+	expect 0 "" env FPGA_PROC_ROOT=$P $FPGACTL -j ps 7 || return 1
+	[ "$(cat "$T/out")" = "[]" ] || { diag "not []"; show; return 1; }
+}
+
+t_fake_ps_bad()
+{
+	expect 1 "proc-bad/120/fdinfo/7: fpga-interrupts: 'many' is not a decimal number" \
+		env FPGA_PROC_ROOT=$T/proc-bad $FPGACTL -j ps || return 1
+	[ ! -s "$T/out" ] || { diag "stdout not empty"; return 1; }
+	expect 1 "nowhere: No such file or directory" \
+		env FPGA_PROC_ROOT=$T/nowhere $FPGACTL ps
 }
 
 # ---- end to end on a simulated card ----
@@ -441,6 +528,49 @@ t_upstream_names()
 		out_has "^0x" || return 1
 	done
 	usage "'dfl-fme.0' is not a port" $FPGACTL reset dfl-fme.0
+}
+
+# ps shows a process that has the port open, with every key the port
+# driver gives its fdinfo, on that port and no other
+t_ps()
+{
+	# sleep holds the port open as its stdin
+	# shellcheck disable=SC2217
+	sleep 30 < /dev/fpga-port.$PORT &
+	HOLDER=$!
+	t_ps_holder
+	rc=$?
+	kill $HOLDER 2>/dev/null
+	wait $HOLDER 2>/dev/null
+	return $rc
+}
+
+t_ps_holder()
+{
+	# the shell opens the port, then becomes sleep
+	i=0
+	while [ "$(cat /proc/$HOLDER/comm 2>/dev/null)" != sleep ] &&
+	      [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if ! grep -q "^fpga-driver:" /proc/$HOLDER/fdinfo/0 2>/dev/null; then
+		# shellcheck disable=SC2034 # t reports it
+		WHY="the port driver adds no fpga- keys to /proc/PID/fdinfo"
+		return $KSFT_SKIP
+	fi
+	expect 0 "" $FPGACTL ps $PORT || return 1
+	out_has "^ *$HOLDER sleep  *0 fpga-port.$PORT  *[0-9]" || return 1
+	expect 0 "" $FPGACTL -j ps /dev/fpga-port.$PORT || return 1
+	out_has "{\"pid\":$HOLDER,\"comm\":\"sleep\",\"fd\":0,\"port\":\"fpga-port.$PORT\",\"client_id\":[0-9]*,\"memory_pinned_kib\":[0-9]*,\"memory_mapped_kib\":[0-9]*,\"interrupts\":[0-9]*,\"resets\":[0-9]*}" || return 1
+	for p in $PORTS; do
+		[ "$p" = "$PORT" ] && continue
+		expect 0 "" $FPGACTL -j ps $p || return 1
+		if grep -q "\"pid\":$HOLDER," "$T/out"; then
+			diag "ps $p shows fpga-port.$PORT's holder"
+			return 1
+		fi
+	done
 }
 
 t_reset()
@@ -676,18 +806,24 @@ all_tests()
 	t "trace rejects bad arguments" t_usage_trace
 	t "trace without tracefs or without the fpga events fails" t_fake_trace
 	t "sim add and del reject bad arguments" t_usage_sim
+	t "ps rejects bad arguments" t_usage_ps
 	[ -z "$COUNT_ONLY" ] && fake_sysfs
 	t "list from sysfs alone, text and JSON" t_fake_list
 	t "list without an fpga_dfl bus" t_fake_list_empty
 	t "errors from sysfs" t_fake_errors
 	t "sim add and del write new_device and del_device" t_fake_sim
 	t "perf without the PMU fails" t_fake_perf
+	[ -z "$COUNT_ONLY" ] && fake_proc
+	t "ps from a fake /proc: sorted table, PORT, JSON" t_fake_ps
+	t "ps without port files: the header alone, []" t_fake_ps_empty
+	t "ps fails on a malformed fdinfo and without /proc" t_fake_ps_bad
 
 	[ -z "$COUNT_ONLY" ] && setup_e2e
 	t "e2e: sim add creates a card with 2 ports" needs sim t_sim_add
 	t "e2e: list shows the card's FME and ports" needs sim t_list
 	t "e2e: info" needs drv t_info
 	t "e2e: the upstream names dfl-port.N, its node and path" needs drv t_upstream_names
+	t "e2e: ps shows a process that has the port open" needs drv t_ps
 	t "e2e: reset" needs drv t_reset
 	t "e2e: mmio read of the AFU DFH" needs drv t_mmio_dfh
 	t "e2e: mmio outside region 0 fails" needs drv t_mmio_bounds

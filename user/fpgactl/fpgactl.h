@@ -151,6 +151,7 @@ extern const struct fc_cmd fc_gbs_cmds[];
 
 int fc_cmd_list(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_info(const struct fc_cmd *cmd, int argc, char **argv);
+int fc_cmd_ps(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_reset(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_errors(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_bind(const struct fc_cmd *cmd, int argc, char **argv);

@@ -28,6 +28,14 @@ static const struct fc_cmd fc_top_cmds[] = {
 		  "interrupts.  Or an FME (fpga-fme.N, dfl-fme.N, fpga_simID, a PCI\n"
 		  "address, /dev/fpga-fme.N or a sysfs path): its card, ports,\n"
 		  "bitstream id and PR interface id (compat_id)." },
+	{ .name = "ps", .path = "ps", .args = "[PORT]", .run = fc_cmd_ps,
+	  .help = "Show which processes have a port open: one row per open file of\n"
+		  "/dev/fpga-port.N or /dev/dfl-port.N, with its PID, command, fd, port,\n"
+		  "client id, the memory it pinned and mapped for DMA (mapped counts its\n"
+		  "dma-bufs too), and its interrupts and resets, as the port driver shows\n"
+		  "them in /proc/PID/fdinfo/FD; \"-\" for what it does not show.  Sorted\n"
+		  "by port, PID and fd; with PORT, only that port's files.  Without root\n"
+		  "only your own processes are seen." },
 	{ .name = "reset", .path = "reset", .args = "PORT", .run = fc_cmd_reset,
 	  .help = "Reset the port and its AFU (DFL_FPGA_PORT_RESET)." },
 	{ .name = "mmio", .path = "mmio", .run = fc_run_object,

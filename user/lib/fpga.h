@@ -405,6 +405,61 @@ bool fpga_port_is_uio(const struct fpga_port *port);
 int fpga_port_dma_buffer(struct fpga_port *port, unsigned int k, void **va,
 			 uint64_t *iova, uint64_t *size);
 
+/* ---- who has a port open: /proc/PID/fdinfo (lib/fdinfo.c) ---- */
+
+/* Root of procfs, "/proc" unless FPGA_PROC_ROOT is set (for tests) */
+const char *fpga_proc_root(void);
+
+/* The keys of a port's fdinfo that were there: fpga_fdinfo.present */
+#define FPGA_FDINFO_DRIVER	0x01	/* fpga-driver */
+#define FPGA_FDINFO_PORT	0x02	/* fpga-port */
+#define FPGA_FDINFO_CLIENT_ID	0x04	/* fpga-client-id */
+#define FPGA_FDINFO_PINNED	0x08	/* fpga-memory-pinned */
+#define FPGA_FDINFO_MAPPED	0x10	/* fpga-memory-mapped */
+#define FPGA_FDINFO_INTERRUPTS	0x20	/* fpga-interrupts */
+#define FPGA_FDINFO_RESETS	0x40	/* fpga-resets */
+
+#define FPGA_FDINFO_NAME_MAX	32
+#define FPGA_COMM_MAX		64	/* /proc/PID/comm and its NUL */
+
+/*
+ * What the port driver says of one open file of a port.  A field counts
+ * only when its key's bit is in @present: a missing key is unknown, not 0.
+ */
+struct fpga_fdinfo {
+	unsigned int present;			/* FPGA_FDINFO_* */
+	char driver[FPGA_FDINFO_NAME_MAX];	/* "fpga_port" */
+	char port[FPGA_FDINFO_NAME_MAX];	/* "fpga-port.3" */
+	int port_id;				/* its N; -1 without fpga-port */
+	uint64_t client_id;			/* unique per open file */
+	uint64_t pinned_kib;			/* memory pinned for DMA */
+	uint64_t mapped_kib;			/* DMA-mapped, dma-bufs too */
+	uint64_t interrupts;
+	uint64_t resets;
+};
+
+/*
+ * Parse the text of /proc/PID/fdinfo/FD.  Keys other than the "fpga-"
+ * ones above are ignored.  -EINVAL when it is not a port's (no
+ * "fpga-driver: fpga_port"); -EPROTO when a value is malformed (a
+ * number that is none is never read as 0).
+ */
+int fpga_fdinfo_parse(const char *text, struct fpga_fdinfo *info);
+
+/* One open file of a port; non-zero stops the walk, which returns it */
+typedef int (*fpga_port_user_fn)(int pid, int fd, const char *comm,
+				 const struct fpga_fdinfo *info, void *arg);
+
+/*
+ * Call @fn for every open file of a port (/dev/fpga-port.N or
+ * /dev/dfl-port.N, as PID/fd/FD shows it, and a port's fdinfo), in no
+ * particular order, of every process under @proc_root (NULL:
+ * fpga_proc_root()).  Processes that end meanwhile or that we may not
+ * look at (ENOENT, ESRCH, EACCES) are skipped: without privileges, one's
+ * own processes are seen.  Another error ends the walk.
+ */
+int fpga_port_users(const char *proc_root, fpga_port_user_fn fn, void *arg);
+
 /* ---- NLB0 loopback ---- */
 
 #define FPGA_NLB_MAX_SIZE	(1ULL << 32)	/* NUM_LINES is 32 bits wide */

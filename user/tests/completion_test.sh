@@ -46,7 +46,7 @@ offers()
 	fi
 }
 
-offers "fpgactl " "list info reset mmio dma errors irq perf trace sim gbs pr buf bind monitor help"
+offers "fpgactl " "list info ps reset mmio dma errors irq perf trace sim gbs pr buf bind monitor help"
 offers "fpgactl mm" "mmio"
 offers "fpgactl --" "--json --pretty --version --help"
 offers "fpgactl mmio " "read write dump"
@@ -64,9 +64,12 @@ offers "fpgactl sim " "add del"
 offers "fpgactl sim del " "5"
 offers "fpgactl perf " "0 3 fpga_pmu_0"
 offers "fpgactl bind " "0 3"
+offers "fpgactl ps " "0 3"
+offers "fpgactl ps 3 " ""
+offers "fpgactl p" "ps perf pr"
 offers "fpgactl bind 3 " "uio port"
 offers "fpgactl irq wait 0 --" "--vector --timeout --json --pretty --help"
-offers "fpgactl help " "list info reset mmio dma errors irq perf trace sim gbs pr buf bind monitor help"
+offers "fpgactl help " "list info ps reset mmio dma errors irq perf trace sim gbs pr buf bind monitor help"
 offers "fpgactl gbs " "make show"
 offers "fpgactl gbs make " "afu interface name payload out"
 offers "fpgactl gbs make afu " "nlb0 nlb3 helb"
