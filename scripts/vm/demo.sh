@@ -4,7 +4,8 @@
 # What "make demo" shows inside the VM: the modules loading from their DKMS
 # install, a simulated card being created and enumerated, and fpgactl
 # driving it: info, MMIO, a DMA loopback through the card's IOMMU counted
-# by perf on the card's PMU, an interrupt, error injection, partial
+# by perf on the card's PMU, an interrupt, who holds a port (fpgactl ps),
+# error injection, partial
 # reconfiguration of a port from a GBS file, OPAE's
 # fpgainfo and hello_fpga unchanged (when make opae built them), and
 # hot-unplug.
@@ -20,6 +21,7 @@ step "fpgactl info 0"
 step "fpgactl mmio read 0 0x0 --width 64    # the AFU's DFH (type 1 = AFU)"
 step "perf stat -a -e fpga_pmu/dma_rd_bytes/,fpga_pmu/dma_wr_bytes/ -- fpgactl dma loopback 0 --size 16M"
 step "(sleep 0.5; fpgactl mmio write 0 0x180 1) & fpgactl irq wait 0 --timeout 5000"
+step "fpgactl irq wait 0 --timeout 5000 & sleep 1; fpgactl ps; fpgactl mmio write 0 0x180 1; wait    # who has a port open, from its fdinfo"
 step "echo 0x4 > /sys/bus/fpga_sim/devices/fpga_sim1/port0/inject_error; fpgactl errors 0"
 step "fpgactl errors 0 --clear && fpgactl -j errors 0"
 # Partial reconfiguration: a GBS for the simulated card, loaded into port 1
