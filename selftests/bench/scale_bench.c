@@ -5,11 +5,12 @@
  * sizes) with its fitted growth, n^k, and the growth between the smallest
  * and the judged size:
  *
- *   cards_create, cards_remove	simulated cards of four ports, 1 to 128
+ *   cards_create, cards_remove	simulated cards of four ports, 1 to 256
  *				cards (the FME header has four port offsets:
  *				the most a DFL card has), per port
  *   list_netlink, list_sysfs	"fpgactl list" by netlink and by sysfs alone,
- *				4 to 512 ports, per port
+ *				4 to 1024 ports, per port, and fitted as a
+ *				process start plus a cost per port
  *   pmu_read			read() of every card-wide counter of every
  *				card's fpga_pmu_N, per counter
  *   dma_map, dma_find, dma_unmap 1 to 10,000 mappings of single pages on
@@ -22,7 +23,7 @@
  *				threads take, per card: where the time of
  *				cards_create goes as cards pile up
  *
- * and two figures: fpgactl list of 512 ports by netlink against sysfs, and
+ * and two figures: fpgactl list of 1024 ports by netlink against sysfs, and
  * "perf stat -a" over all 64 cards' counters, per counter, against the
  * same over one card's.
  */
@@ -45,12 +46,12 @@
 #include "bench_util.h"
 
 #define SCALE_PORTS		4	/* per card: FME_MAX_PORTS */
-#define SCALE_MAX_CARDS		128
+#define SCALE_MAX_CARDS		256
 #define SCALE_MAX_MAPS		10000
 #define SCALE_MAX_HOLDERS	256
 #define PMU_COUNTERS		(1 + EV_NUM)	/* clock + the card-wide bank */
 
-static const int card_sizes[] = { 1, 8, 32, 64, 128 };
+static const int card_sizes[] = { 1, 8, 32, 64, 128, SCALE_MAX_CARDS };
 /* The fewest cards made (and removed) behind each point of cards_create */
 #define CARDS_PER_POINT	8
 static const int map_sizes[] = { 1, 10, 100, 1000, SCALE_MAX_MAPS };
@@ -317,6 +318,9 @@ static void bench_cards(void)
 	remove = bench_series_new("cards_remove", "ms/port", "cards", 1.5, 64);
 	list_nl = bench_series_new("list_netlink", "us/port", "ports", 0, 0);
 	list_sysfs = bench_series_new("list_sysfs", "us/port", "ports", 0, 0);
+	/* Every point starts fpgactl: judge what each port adds */
+	bench_series_linear(list_nl, 1.5);
+	bench_series_linear(list_sysfs, 1.5);
 	pmu_read = bench_series_new("pmu_read", "ns/counter", "counters", 0, 0);
 	idle = bench_series_new("idle_model_cpu", "%CPU/card", "cards", 0, 0);
 

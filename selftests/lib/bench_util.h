@@ -320,6 +320,11 @@ static inline void bench_add(const char *name, struct bench_stat value,
  * @npoints:	entries of @n and @value
  * @target:	largest allowed value at @target_n over value at n[0], or 0
  * @target_n:	the size the target is judged at
+ * @linear:	each point's total (value * n) also holds a fixed cost, such
+ *		as a process start: fit it as a + b*n and judge the marginal
+ *		cost b (bench_series_linear())
+ * @marginal_target: largest allowed b of the larger half of the points
+ *		over b of the smaller half, or 0
  */
 struct bench_series {
 	char name[48];
@@ -330,6 +335,8 @@ struct bench_series {
 	int npoints;
 	double target;
 	double target_n;
+	bool linear;
+	double marginal_target;
 };
 
 static struct bench_series bench_series[BENCH_MAX_SERIES];
@@ -391,6 +398,74 @@ static inline double bench_series_exponent(const struct bench_series *s)
 	return (m * sxy - sx * sy) / (m * sxx - sx * sx);
 }
 
+/*
+ * Least squares of total = a + b*n over points [@from, @to) of @s;
+ * false for fewer than two points
+ */
+static inline bool bench_series_fit(const struct bench_series *s, int from,
+				    int to, double *a, double *b)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, m = to - from;
+
+	for (int i = from; i < to; i++) {
+		double y = s->value[i] * s->n[i];
+
+		sx += s->n[i];
+		sy += y;
+		sxx += s->n[i] * s->n[i];
+		sxy += s->n[i] * y;
+	}
+	if (m < 2 || m * sxx - sx * sx == 0)
+		return false;
+	*b = (m * sxy - sx * sy) / (m * sxx - sx * sx);
+	*a = (sy - *b * sx) / m;
+	return true;
+}
+
+/*
+ * Mark @s as a fixed cost plus a marginal one: where every point pays for
+ * a process start (or perf's set-up), the cost per item falls with n
+ * whatever the code does, and n^k says nothing; the marginal cost b must
+ * not grow, within @marginal_target from the smaller to the larger sizes
+ */
+static inline void bench_series_linear(struct bench_series *s,
+				       double marginal_target)
+{
+	s->linear = true;
+	s->marginal_target = marginal_target;
+}
+
+/*
+ * The marginal cost's growth: b fitted over the larger half of the
+ * points (the middle one in both) over b fitted over the smaller half;
+ * 0 for fewer than three points
+ */
+static inline double bench_series_marginal_ratio(const struct bench_series *s)
+{
+	int mid = s->npoints / 2;
+	double a, b_small, b_large;
+
+	if (s->npoints < 3 ||
+	    !bench_series_fit(s, 0, mid + 1, &a, &b_small) ||
+	    !bench_series_fit(s, mid, s->npoints, &a, &b_large) ||
+	    b_small <= 0)
+		return 0;
+	return b_large / b_small;
+}
+
+static inline void bench_series_print_fit(const struct bench_series *s)
+{
+	double a = 0, b = 0, ratio = bench_series_marginal_ratio(s);
+
+	bench_series_fit(s, 0, s->npoints, &a, &b);
+	printf("%26s fit a + b*n: a %.4g, b %.4g (%s), marginal %.2fx from the smaller to the larger half",
+	       "", a, b, s->unit, ratio);
+	if (s->marginal_target)
+		printf(", target <= %.2fx%s", s->marginal_target,
+		       ratio <= s->marginal_target ? "" : "  (above target)");
+	printf("\n");
+}
+
 /* Value at the target's size (or the last) over the first: the growth */
 static inline double bench_series_ratio(const struct bench_series *s)
 {
@@ -421,6 +496,8 @@ static inline void bench_series_print_table(void)
 			printf(", target <= %.2fx%s", s->target,
 			       ratio <= s->target ? "" : "  (above target)");
 		printf("\n");
+		if (s->linear)
+			bench_series_print_fit(s);
 	}
 }
 
@@ -438,10 +515,20 @@ static inline void bench_series_print_json(void)
 		for (int p = 0; p < s->npoints; p++)
 			printf("%s%.6g", p ? ", " : "", s->value[p]);
 		printf("], \"exponent\": %.4g, \"ratio\": %.4g, "
-		       "\"target\": %.4g, \"target_n\": %g}%s\n",
+		       "\"target\": %.4g, \"target_n\": %g",
 		       bench_series_exponent(s), bench_series_ratio(s),
-		       s->target, s->target_n,
-		       i + 1 < bench_nseries ? "," : "");
+		       s->target, s->target_n);
+		if (s->linear) {
+			double a = 0, b = 0;
+
+			bench_series_fit(s, 0, s->npoints, &a, &b);
+			printf(", \"fit_a\": %.6g, \"fit_b\": %.6g, "
+			       "\"marginal_ratio\": %.4g, "
+			       "\"marginal_target\": %.4g", a, b,
+			       bench_series_marginal_ratio(s),
+			       s->marginal_target);
+		}
+		printf("}%s\n", i + 1 < bench_nseries ? "," : "");
 	}
 }
 
