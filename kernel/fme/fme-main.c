@@ -247,6 +247,15 @@ static const struct attribute_group *fpga_fme_groups[] = {
 	NULL,
 };
 
+/* fpga-fme.N has the counter bank's registers too; dfl-fme.N is upstream's */
+static const struct attribute_group *fpga_fme_dev_groups[] = {
+	&fpga_fme_group,
+	&fpga_fme_error_group,
+	&fpga_fme_pr_group,
+	&fpga_fme_counters_group,
+	NULL,
+};
+
 static void fpga_fme_chardev_release(struct device *dev)
 {
 	struct fpga_fme *fme = container_of(dev, struct fpga_fme, chardev);
@@ -323,6 +332,7 @@ static int fpga_fme_probe(struct fpga_dfl_device *fdev)
 		ret = PTR_ERR(fme->pmu);
 		goto err_fini_errors;
 	}
+	fpga_fme_counters_init(&fme->counters, fdev);
 
 	dev_set_drvdata(&fdev->dev, fme);
 	cdev_init(&fme->cdev, &fpga_fme_fops);
@@ -377,7 +387,7 @@ static const struct fpga_dfl_device_id fpga_fme_ids[] = {
 static struct fpga_dfl_driver fpga_fme_driver = {
 	.drv = {
 		.name		= "fpga_fme",
-		.dev_groups	= fpga_fme_groups,
+		.dev_groups	= fpga_fme_dev_groups,
 	},
 	.id_table	= fpga_fme_ids,
 	.probe		= fpga_fme_probe,
@@ -389,6 +399,7 @@ static int __init fpga_fme_init(void)
 {
 	int ret;
 
+	fpga_fme_counters_setup();
 	ret = fpga_pmu_init();
 	if (ret)
 		return ret;

@@ -664,12 +664,7 @@ static struct fpga_pmu *fpga_pmu_find(int card_id)
 static void fpga_pmu_read_cap(struct fpga_dfl_feature *feat,
 			      unsigned int *num_ports, unsigned int *num_events)
 {
-	u64 cap = readq(feat->ioaddr + CNTR_CAP);
-
-	*num_ports = min_t(unsigned int, FIELD_GET(CNTR_CAP_NUM_PORTS, cap),
-			   FME_MAX_PORTS);
-	*num_events = min_t(unsigned int, FIELD_GET(CNTR_CAP_NUM_EVENTS, cap),
-			    CNTR_NUM_EVENTS);
+	fpga_fme_counters_cap(feat->ioaddr, num_ports, num_events);
 }
 
 /*

@@ -67,6 +67,25 @@ void fpga_fme_error_init(struct fpga_fme_error *err,
 void fpga_fme_error_fini(struct fpga_fme_error *err);
 extern const struct attribute_group fpga_fme_error_group;
 
+/**
+ * struct fpga_fme_counters - the card's counter bank, for sysfs
+ * @base:	its registers, NULL if the card has none
+ * @num_ports:	ports with counters
+ * @num_events:	counters per port
+ */
+struct fpga_fme_counters {
+	void __iomem *base;
+	unsigned int num_ports;
+	unsigned int num_events;
+};
+
+void fpga_fme_counters_cap(void __iomem *bank, unsigned int *num_ports,
+			   unsigned int *num_events);
+void fpga_fme_counters_init(struct fpga_fme_counters *c,
+			    struct fpga_dfl_device *fdev);
+void fpga_fme_counters_setup(void);
+extern const struct attribute_group fpga_fme_counters_group;
+
 struct fpga_fme;
 
 /**
@@ -121,6 +140,7 @@ struct fpga_fme {
 	struct fpga_dfl_irqs err_irqs;
 	struct fpga_fme_error err;
 	struct fpga_pmu *pmu;
+	struct fpga_fme_counters counters;
 	struct fpga_fme_pr pr;
 	struct fpga_fme_sensor thermal;
 	struct fpga_fme_sensor power;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The card's perf PMU, fpga_pmu_N, through perf_event_open(2): its sysfs
- * ABI, exact counts of known work (DMA, interrupts, resets, faults) per
+ * ABI, the FME's counters/ files (the bank's registers), exact counts of known work (DMA, interrupts, resets, faults) per
  * port and per card, repeated reads, every rejected config, groups, CPU
  * hotplug, two cards, a card removed while its events count and a card
  * added again while the old one's PMU is still registered.
  */
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include "kselftest_harness.h"
 #include "perf_util.h"
@@ -173,6 +174,62 @@ TEST_F(pmu, sysfs_abi)
 }
 
 /* Every alias opens: none is rejected by the PMU's own checks */
+/* The FME's counters/ file @name (root's): the bank's register, or < 0 */
+static long long fme_counter(FIXTURE_DATA(pmu) *self, const char *prefix,
+			     const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-fme.%d/counters/%s%s",
+		 self->num, prefix, name);
+	return sysfs_read_num(path);
+}
+
+/*
+ * fpga-fme.N/counters/ holds the bank's registers themselves (perf counts
+ * from an event's start): the card's totals and each port's, root's only,
+ * equal to what the card says it counted, and a loopback adds its bytes
+ */
+TEST_F(pmu, fme_counters_are_the_bank)
+{
+	static const char *const events[EV_NUM] = {
+		"dma_rd_bytes", "dma_wr_bytes", "dma_rd_lines", "dma_wr_lines",
+		"user_irqs", "error_irqs", "resets", "dma_faults",
+	};
+	static const char *const prefixes[] = { "", "port0_", "port1_" };
+	long long before[3][EV_NUM], after;
+	char path[256];
+	struct stat st;
+	int e, p;
+
+	for (e = 0; e < EV_NUM; e++)
+		for (p = 0; p < 3; p++) {
+			snprintf(path, sizeof(path),
+				 DFL_DEVICES "/fpga-fme.%d/counters/%s%s",
+				 self->num, prefixes[p], events[e]);
+			ASSERT_EQ(0, stat(path, &st)) TH_LOG("no %s", path);
+			EXPECT_EQ(0400, st.st_mode & 07777) TH_LOG("%s", path);
+			before[p][e] = fme_counter(self, prefixes[p], events[e]);
+			EXPECT_EQ(sim_counter(self->card, p - 1, events[e]),
+				  before[p][e]) TH_LOG("%s", path);
+		}
+	/* A two-port card: no counters of a third */
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-fme.%d/counters/port2_resets",
+		 self->num);
+	EXPECT_FALSE(path_exists(path));
+
+	ASSERT_EQ(0, loopback(self, 1 << 20));
+	/* The card's and port 0's, not port 1's */
+	for (p = 0; p < 2; p++) {
+		after = fme_counter(self, prefixes[p], "dma_rd_bytes");
+		EXPECT_EQ(before[p][EV_DMA_RD_BYTES] + (1 << 20), after);
+		after = fme_counter(self, prefixes[p], "dma_wr_lines");
+		EXPECT_EQ(before[p][EV_DMA_WR_LINES] + 16384, after);
+	}
+	EXPECT_EQ(before[2][EV_DMA_RD_BYTES],
+		  fme_counter(self, "port1_", "dma_rd_bytes"));
+}
+
 TEST_F(pmu, every_alias_opens)
 {
 	int i, fd;
