@@ -710,9 +710,15 @@ t_fake_metrics_not_root()
 		$as $FPGACTL -V > /dev/null 2>&1 ||
 			{ WHY="nobody cannot run $FPGACTL"; return $KSFT_SKIP; }
 	fi
+	# root's in sysfs; here ours, which 0400 would not keep from us
+	bank=$T/msys/bus/fpga_dfl/devices/fpga-fme.0/counters
+	chmod 0 "$bank"/*
 	expect 0 "fpga-fme.0/counters: Permission denied (the counter bank is root's): the fpga_\*_total counters are left out" \
 		env FPGA_SYSFS_ROOT=$T/msys FPGA_PROC_ROOT=$T/mproc \
-		$as $FPGACTL metrics || return 1
+		$as $FPGACTL metrics
+	rc=$?
+	chmod 0400 "$bank"/*
+	[ $rc = 0 ] || return 1
 	[ "$(wc -l < "$T/err")" = 1 ] || { diag "not one warning"; show; return 1; }
 	if grep -q "_total" "$T/out"; then
 		diag "counters shown"
@@ -720,7 +726,14 @@ t_fake_metrics_not_root()
 		return 1
 	fi
 	out_has '^fpga_port_info{card="0000:3b:00.0",port="fpga-port.0",' || return 1
-	out_has '^fpga_card_temperature_celsius{card="0000:3b:00.0",sensor="temp1"} 45.5$'
+	out_has '^fpga_card_temperature_celsius{card="0000:3b:00.0",sensor="temp1"} 45.5$' || return 1
+	# a directory one may not write to
+	mkdir -p "$T/readonly"
+	chmod 0555 "$T/readonly"
+	expect 1 "cannot write $T/readonly/fpga.prom: $T/readonly: Permission denied" \
+		env FPGA_SYSFS_ROOT=$T/msys FPGA_PROC_ROOT=$T/mproc \
+		$as $FPGACTL metrics --output "$T/readonly/fpga.prom" || return 1
+	[ -z "$(ls -A "$T/readonly")" ] || { diag "something left"; return 1; }
 }
 
 # ---- end to end on a simulated card ----
