@@ -28,6 +28,9 @@ here=$(dirname "$0")
 # library, which sensors_test uses in the VM to see the FME's hwmon
 # devices as "sensors" does.
 # zlib1g-dev: fpgactl's CRC-32 of the simulated card's bitstream (gbs make).
+# prometheus: its promtool, which checks fpgactl metrics' output in make
+# check.  The server it also brings is not used: where systemd runs it
+# starts as a service, harmless; nothing relies on it.
 COMMON="
 	linux-image-amd64 linux-perf
 	build-essential pkg-config bc flex bison libelf-dev libssl-dev
@@ -38,7 +41,7 @@ COMMON="
 	debhelper dh-dkms lintian bash-completion git
 	cmake g++ uuid-dev libcli11-dev libspdlog-dev
 	linux-source-6.12 python3-yaml python3-jsonschema
-	debootstrap libsensors5
+	debootstrap libsensors5 prometheus
 "
 # The release's own: the headers of every kernel it ships (the build
 # matrix; Debian's 6.12 headers pull their images in, which the VM boots)

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # fpgactl: its command line (usage errors, exit codes, help, JSON) on a
-# fake sysfs tree, which needs no FPGA, then end to end on a simulated
-# card: sim add, list, info, reset, MMIO, DMA loopback, errors, user
-# interrupts, sim del.  The end-to-end tests that need the port driver
+# fake sysfs tree, which needs no FPGA (metrics also through promtool
+# when it is there), then end to end on a simulated card: sim add, list,
+# info, ps, metrics, reset, MMIO, DMA loopback, errors, user interrupts,
+# sim del.  The end-to-end tests that need the port driver
 # are skipped when no /dev/fpga-port.N appears.  Prints KTAP.
 #
 # Environment:
@@ -68,7 +69,7 @@ t_help()
 	for c in "list" "info PORT" "reset PORT" "mmio read" "mmio write" \
 		 "mmio dump" "dma loopback" "errors PORT" "irq wait" \
 		 "sim add" "sim del" "perf PORT|CARD" "trace \[PORT\]" \
-		 "monitor" "ps \[PORT\]"; do
+		 "monitor" "ps \[PORT\]" "metrics \[--output FILE\]"; do
 		out_has "fpgactl $c" || return 1
 	done
 	expect 0 "" $FPGACTL help || return 1
@@ -85,7 +86,7 @@ t_help_levels()
 	done
 	for c in list info reset "mmio read" "mmio write" "mmio dump" \
 		 "dma loopback" errors "irq wait" "sim add" "sim del" perf trace \
-		 monitor ps; do
+		 monitor ps metrics; do
 		expect 0 "" $FPGACTL $c --help || return 1
 		out_has "^Usage: fpgactl .*$c" || return 1
 		[ -s "$T/err" ] && { diag "$c --help wrote to stderr"; return 1; }
@@ -397,6 +398,344 @@ t_fake_ps_bad()
 		env FPGA_PROC_ROOT=$T/nowhere $FPGACTL ps
 }
 
+# A sysfs and /proc for metrics: card 0 a PCI card (fpga_dfl_pci's
+# layout: its devices in dfl-card.0 under 0000:3b:00.0) with a counter
+# bank, a PR interface id, FME errors and hwmon sensors under the
+# function, linked from its region's dfl-fme.0; card 1 a simulated card
+# (its function f5a0:00:00.0 through pci_function) with none of those,
+# and a port whose afu_id cannot be read; card 2 a simulated card
+# without a PCI function, its sensor under fpga-fme.2/hwmon/.
+# fpga-port.0 is open twice in PID 100 (one file, dup'ed) and once in
+# 200; fpga-port.2 once in 300.
+fake_metrics()
+{
+	MS=$T/msys
+	pci=$MS/devices/pci0000:00/0000:3b:00.0
+	card=$pci/dfl-card.0
+	sim=$MS/devices/fpga_sim/fpga_sim7
+	mkdir -p "$MS/bus/fpga_dfl/devices" "$MS/class/fpga_region" \
+		"$card/fpga-fme.0/errors" "$card/fpga-fme.0/counters" \
+		"$card/fpga-port.0/errors" "$card/fpga-port.1/errors" \
+		"$pci/hwmon/hwmon3" "$pci/hwmon/hwmon4" \
+		"$pci/fpga_region/region0/dfl-fme.0/hwmon" \
+		"$pci/fpga_region/region0/dfl-fme.0/dfl-fme-region.0/fpga_region/region2" \
+		"$sim/fpga-fme.1" "$sim/fpga-port.2/errors" \
+		"$MS/devices/pcif5a0:00/f5a0:00:00.0"
+	for d in fpga-fme.0 fpga-port.0 fpga-port.1; do
+		ln -s "../../../devices/pci0000:00/0000:3b:00.0/dfl-card.0/$d" \
+			"$MS/bus/fpga_dfl/devices/$d"
+		echo 0 > "$card/$d/card_id"
+	done
+	for d in fpga-fme.1 fpga-port.2; do
+		ln -s "../../../devices/fpga_sim/fpga_sim7/$d" "$MS/bus/fpga_dfl/devices/$d"
+		echo 1 > "$sim/$d/card_id"
+	done
+	ln -s ../../pcif5a0:00/f5a0:00:00.0 "$sim/pci_function"
+	mkdir -p "$MS/devices/fpga_sim/fpga_sim8/fpga-fme.2/hwmon/hwmon0"
+	ln -s ../../../devices/fpga_sim/fpga_sim8/fpga-fme.2 "$MS/bus/fpga_dfl/devices/fpga-fme.2"
+	echo 2 > "$MS/devices/fpga_sim/fpga_sim8/fpga-fme.2/card_id"
+	echo dfl_fme_thermal > "$MS/devices/fpga_sim/fpga_sim8/fpga-fme.2/hwmon/hwmon0/name"
+	echo 38000 > "$MS/devices/fpga_sim/fpga_sim8/fpga-fme.2/hwmon/hwmon0/temp1_input"
+	ln -s ../../devices/pci0000:00/0000:3b:00.0/fpga_region/region0 \
+		"$MS/class/fpga_region/region0"
+	ln -s ../../../0000:3b:00.0 "$pci/fpga_region/region0/device"
+	echo 0123456789abcdef0123456789abcdef > \
+		"$pci/fpga_region/region0/dfl-fme.0/dfl-fme-region.0/fpga_region/region2/compat_id"
+
+	echo 0 > "$card/fpga-port.0/id"
+	echo 1 > "$card/fpga-port.1/id"
+	echo 0 > "$sim/fpga-port.2/id"
+	echo $NLB0_AFU_ID > "$card/fpga-port.0/afu_id"
+	echo 00000000000000000000000000000001 > "$card/fpga-port.1/afu_id"
+	echo 0x0 > "$card/fpga-port.0/errors/errors"
+	echo 0x41 > "$card/fpga-port.1/errors/errors"
+	echo 0x0 > "$sim/fpga-port.2/errors/errors"
+	for f in fme_errors nonfatal_errors catfatal_errors next_error \
+		 inject_errors pr_err; do
+		echo 0x0 > "$card/fpga-fme.0/errors/$f"
+	done
+	echo 0x2 > "$card/fpga-fme.0/errors/pcie0_errors"
+	echo 0x2 > "$card/fpga-fme.0/errors/first_error"
+	echo "not a number" > "$card/fpga-fme.0/errors/notes"
+	mkdir "$card/fpga-fme.0/errors/power"
+
+	# card totals 1000..1007, port P's 100*(P+1) + 0..7
+	i=0
+	for e in dma_rd_bytes dma_wr_bytes dma_rd_lines dma_wr_lines \
+		 user_irqs error_irqs resets dma_faults; do
+		echo $((1000 + i)) > "$card/fpga-fme.0/counters/$e"
+		echo $((100 + i)) > "$card/fpga-fme.0/counters/port0_$e"
+		echo $((200 + i)) > "$card/fpga-fme.0/counters/port1_$e"
+		i=$((i + 1))
+	done
+	echo 18446744073709551615 > "$card/fpga-fme.0/counters/port1_dma_faults"
+	echo 123 > "$card/fpga-fme.0/counters/clock"
+	chmod 0400 "$card/fpga-fme.0/counters/"*
+
+	echo dfl_fme_thermal > "$pci/hwmon/hwmon3/name"
+	echo 45500 > "$pci/hwmon/hwmon3/temp1_input"
+	echo 80000 > "$pci/hwmon/hwmon3/temp1_max"
+	echo -1250 > "$pci/hwmon/hwmon3/temp2_input"
+	echo 'die "hot" \ spot' > "$pci/hwmon/hwmon3/temp2_label"
+	echo dfl_fme_power > "$pci/hwmon/hwmon4/name"
+	echo 23000000 > "$pci/hwmon/hwmon4/power1_input"
+	echo 127000000 > "$pci/hwmon/hwmon4/power1_max"
+	for h in hwmon3 hwmon4; do
+		ln -s ../../../../hwmon/$h "$pci/fpga_region/region0/dfl-fme.0/hwmon/$h"
+	done
+
+	P=$T/mproc
+	fake_proc_port 100 app 3 /dev/fpga-port.0 fpga-port.0 7 64 128
+	fake_proc_port 100 app 4 /dev/fpga-port.0 fpga-port.0 7 64 128
+	fake_proc_port 200 app2 5 /dev/dfl-port.0 fpga-port.0 8 4 4
+	fake_proc_port 300 sleeper 0 /dev/fpga-port.2 fpga-port.2 9 0 0
+	P=$T/proc
+}
+
+# metrics ARGS...: fpgactl metrics on the fake tree
+metrics()
+{
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/msys FPGA_PROC_ROOT=$T/mproc \
+		$FPGACTL metrics "$@"
+}
+
+t_fake_metrics()
+{
+	metrics || return 1
+	[ ! -s "$T/err" ] || { diag "stderr not empty"; show; return 1; }
+	# HELP texts are free to change; names, types, labels and values are ABI
+	grep -v '^# HELP' "$T/out" > "$T/got"
+	cat > "$T/want" <<-'EOF'
+	# TYPE fpga_card_info gauge
+	fpga_card_info{card="0000:3b:00.0",fme="fpga-fme.0",interface_id="0123456789abcdef0123456789abcdef"} 1
+	fpga_card_info{card="f5a0:00:00.0",fme="fpga-fme.1"} 1
+	fpga_card_info{card="fpga_sim8",fme="fpga-fme.2"} 1
+	# TYPE fpga_card_errors gauge
+	fpga_card_errors{card="0000:3b:00.0",fme="fpga-fme.0",source="catfatal_errors"} 0
+	fpga_card_errors{card="0000:3b:00.0",fme="fpga-fme.0",source="fme_errors"} 0
+	fpga_card_errors{card="0000:3b:00.0",fme="fpga-fme.0",source="inject_errors"} 0
+	fpga_card_errors{card="0000:3b:00.0",fme="fpga-fme.0",source="next_error"} 0
+	fpga_card_errors{card="0000:3b:00.0",fme="fpga-fme.0",source="nonfatal_errors"} 0
+	fpga_card_errors{card="0000:3b:00.0",fme="fpga-fme.0",source="pcie0_errors"} 2
+	fpga_card_errors{card="0000:3b:00.0",fme="fpga-fme.0",source="pr_err"} 0
+	# TYPE fpga_card_dma_read_bytes_total counter
+	fpga_card_dma_read_bytes_total{card="0000:3b:00.0",fme="fpga-fme.0"} 1000
+	# TYPE fpga_card_dma_write_bytes_total counter
+	fpga_card_dma_write_bytes_total{card="0000:3b:00.0",fme="fpga-fme.0"} 1001
+	# TYPE fpga_card_dma_read_lines_total counter
+	fpga_card_dma_read_lines_total{card="0000:3b:00.0",fme="fpga-fme.0"} 1002
+	# TYPE fpga_card_dma_write_lines_total counter
+	fpga_card_dma_write_lines_total{card="0000:3b:00.0",fme="fpga-fme.0"} 1003
+	# TYPE fpga_card_user_interrupts_total counter
+	fpga_card_user_interrupts_total{card="0000:3b:00.0",fme="fpga-fme.0"} 1004
+	# TYPE fpga_card_error_interrupts_total counter
+	fpga_card_error_interrupts_total{card="0000:3b:00.0",fme="fpga-fme.0"} 1005
+	# TYPE fpga_card_resets_total counter
+	fpga_card_resets_total{card="0000:3b:00.0",fme="fpga-fme.0"} 1006
+	# TYPE fpga_card_dma_faults_total counter
+	fpga_card_dma_faults_total{card="0000:3b:00.0",fme="fpga-fme.0"} 1007
+	# TYPE fpga_card_temperature_celsius gauge
+	fpga_card_temperature_celsius{card="0000:3b:00.0",sensor="die \"hot\" \\ spot"} -1.25
+	fpga_card_temperature_celsius{card="0000:3b:00.0",sensor="temp1"} 45.5
+	fpga_card_temperature_celsius{card="fpga_sim8",sensor="temp1"} 38
+	# TYPE fpga_card_power_watts gauge
+	fpga_card_power_watts{card="0000:3b:00.0",sensor="power1"} 23
+	# TYPE fpga_port_info gauge
+	fpga_port_info{card="0000:3b:00.0",port="fpga-port.0",afu_id="d8424dc4a4a3c413f89e433683f9040b"} 1
+	fpga_port_info{card="0000:3b:00.0",port="fpga-port.1",afu_id="00000000000000000000000000000001"} 1
+	fpga_port_info{card="f5a0:00:00.0",port="fpga-port.2"} 1
+	# TYPE fpga_port_errors gauge
+	fpga_port_errors{card="0000:3b:00.0",port="fpga-port.0"} 0
+	fpga_port_errors{card="0000:3b:00.0",port="fpga-port.1"} 65
+	fpga_port_errors{card="f5a0:00:00.0",port="fpga-port.2"} 0
+	# TYPE fpga_port_dma_read_bytes_total counter
+	fpga_port_dma_read_bytes_total{card="0000:3b:00.0",port="fpga-port.0"} 100
+	fpga_port_dma_read_bytes_total{card="0000:3b:00.0",port="fpga-port.1"} 200
+	# TYPE fpga_port_dma_write_bytes_total counter
+	fpga_port_dma_write_bytes_total{card="0000:3b:00.0",port="fpga-port.0"} 101
+	fpga_port_dma_write_bytes_total{card="0000:3b:00.0",port="fpga-port.1"} 201
+	# TYPE fpga_port_dma_read_lines_total counter
+	fpga_port_dma_read_lines_total{card="0000:3b:00.0",port="fpga-port.0"} 102
+	fpga_port_dma_read_lines_total{card="0000:3b:00.0",port="fpga-port.1"} 202
+	# TYPE fpga_port_dma_write_lines_total counter
+	fpga_port_dma_write_lines_total{card="0000:3b:00.0",port="fpga-port.0"} 103
+	fpga_port_dma_write_lines_total{card="0000:3b:00.0",port="fpga-port.1"} 203
+	# TYPE fpga_port_user_interrupts_total counter
+	fpga_port_user_interrupts_total{card="0000:3b:00.0",port="fpga-port.0"} 104
+	fpga_port_user_interrupts_total{card="0000:3b:00.0",port="fpga-port.1"} 204
+	# TYPE fpga_port_error_interrupts_total counter
+	fpga_port_error_interrupts_total{card="0000:3b:00.0",port="fpga-port.0"} 105
+	fpga_port_error_interrupts_total{card="0000:3b:00.0",port="fpga-port.1"} 205
+	# TYPE fpga_port_resets_total counter
+	fpga_port_resets_total{card="0000:3b:00.0",port="fpga-port.0"} 106
+	fpga_port_resets_total{card="0000:3b:00.0",port="fpga-port.1"} 206
+	# TYPE fpga_port_dma_faults_total counter
+	fpga_port_dma_faults_total{card="0000:3b:00.0",port="fpga-port.0"} 107
+	fpga_port_dma_faults_total{card="0000:3b:00.0",port="fpga-port.1"} 18446744073709551615
+	# TYPE fpga_port_open_files gauge
+	fpga_port_open_files{card="0000:3b:00.0",port="fpga-port.0"} 2
+	fpga_port_open_files{card="0000:3b:00.0",port="fpga-port.1"} 0
+	fpga_port_open_files{card="f5a0:00:00.0",port="fpga-port.2"} 1
+	# TYPE fpga_port_memory_pinned_bytes gauge
+	fpga_port_memory_pinned_bytes{card="0000:3b:00.0",port="fpga-port.0"} 69632
+	fpga_port_memory_pinned_bytes{card="0000:3b:00.0",port="fpga-port.1"} 0
+	fpga_port_memory_pinned_bytes{card="f5a0:00:00.0",port="fpga-port.2"} 0
+	# TYPE fpga_port_memory_mapped_bytes gauge
+	fpga_port_memory_mapped_bytes{card="0000:3b:00.0",port="fpga-port.0"} 135168
+	fpga_port_memory_mapped_bytes{card="0000:3b:00.0",port="fpga-port.1"} 0
+	fpga_port_memory_mapped_bytes{card="f5a0:00:00.0",port="fpga-port.2"} 0
+	EOF
+	diff -u "$T/want" "$T/got" > "$T/diff" ||
+		{ diag "$(cat "$T/diff")"; return 1; }
+	# each family: one HELP, then its TYPE, then its samples
+	awk '/^# HELP /{ if (seen[$3]++) exit 1; help = $3; next }
+	     /^# TYPE /{ if ($3 != help) exit 1; fam = $3; next }
+	     { n = $1; sub(/\{.*/, "", n); if (n != fam) exit 1 }' "$T/out" ||
+		{ diag "HELP, TYPE and samples out of order"; show; return 1; }
+}
+
+# promtool (Debian's prometheus) finds nothing to complain about
+t_fake_metrics_promtool()
+{
+	if ! command -v promtool > /dev/null; then
+		WHY="no promtool (apt-get install prometheus)"
+		return $KSFT_SKIP
+	fi
+	metrics || return 1
+	promtool check metrics < "$T/out" > "$T/lint" 2>&1 ||
+		{ diag "promtool: $(cat "$T/lint")"; return 1; }
+	# and on no card at all
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/empty $FPGACTL metrics || return 1
+	promtool check metrics < "$T/out" > "$T/lint" 2>&1 ||
+		{ diag "promtool (no card): $(cat "$T/lint")"; return 1; }
+}
+
+# No card: no sample, nothing said, success
+t_fake_metrics_empty()
+{
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/empty FPGA_PROC_ROOT=$T/mproc \
+		$FPGACTL metrics || return 1
+	[ ! -s "$T/out" ] || { diag "stdout not empty"; show; return 1; }
+	[ ! -s "$T/err" ] || { diag "stderr not empty"; show; return 1; }
+}
+
+# --output replaces the file by rename: a new inode, whole, mode 0644,
+# nothing left beside it
+t_fake_metrics_output()
+{
+	metrics || return 1
+	cp "$T/out" "$T/stdout.prom"
+	rm -rf "$T/textfile"
+	mkdir "$T/textfile" || return 1
+	echo "old content" > "$T/textfile/fpga.prom"
+	old=$(stat -c %i "$T/textfile/fpga.prom")
+	metrics --output "$T/textfile/fpga.prom" || return 1
+	[ ! -s "$T/out" ] || { diag "--output also wrote stdout"; return 1; }
+	cmp -s "$T/stdout.prom" "$T/textfile/fpga.prom" ||
+		{ diag "the file differs from stdout"; return 1; }
+	[ "$(stat -c %i "$T/textfile/fpga.prom")" != "$old" ] ||
+		{ diag "written in place, not renamed over"; return 1; }
+	[ "$(stat -c %a "$T/textfile/fpga.prom")" = 644 ] ||
+		{ diag "mode $(stat -c %a "$T/textfile/fpga.prom"), not 644"; return 1; }
+	[ "$(ls -A "$T/textfile")" = fpga.prom ] ||
+		{ diag "left in the directory: $(ls -A "$T/textfile")"; return 1; }
+	# -o, and a file in the current directory
+	(cd "$T/textfile" && metrics -o new.prom) || return 1
+	cmp -s "$T/stdout.prom" "$T/textfile/new.prom" ||
+		{ diag "-o new.prom differs from stdout"; return 1; }
+}
+
+t_usage_metrics()
+{
+	usage "unknown option '--frob'" $FPGACTL metrics --frob || return 1
+	usage "option --output needs a value" $FPGACTL metrics --output || return 1
+	usage "option --output given twice" \
+		$FPGACTL metrics -o "$T/a.prom" --output "$T/b.prom" || return 1
+	usage "--output: empty file name" $FPGACTL metrics --output "" || return 1
+	usage "--output: '$T/' is a directory" $FPGACTL metrics --output "$T/" || return 1
+	usage "unexpected argument 'x'" $FPGACTL metrics x || return 1
+	usage "metrics: the output is Prometheus' text format: no -j or -p" \
+		$FPGACTL -j metrics || return 1
+	[ ! -s "$T/out" ] || { diag "stdout not empty"; return 1; }
+	expect 1 "cannot write $T/nowhere/fpga.prom: $T/nowhere: No such file or directory" \
+		env FPGA_SYSFS_ROOT=$T/msys FPGA_PROC_ROOT=$T/mproc \
+		$FPGACTL metrics --output "$T/nowhere/fpga.prom" || return 1
+	mkdir -p "$T/isdir.prom"
+	expect 1 "cannot replace $T/isdir.prom: Is a directory" \
+		env FPGA_SYSFS_ROOT=$T/msys FPGA_PROC_ROOT=$T/mproc \
+		$FPGACTL metrics --output "$T/isdir.prom" || return 1
+	set -- "$T"/.isdir.prom.*
+	[ ! -e "$1" ] && [ -z "$(ls -A "$T/isdir.prom")" ] ||
+		{ diag "temporary file left"; return 1; }
+}
+
+# What cannot be read is left out, said, and makes the exit status 1;
+# the rest is still written
+t_fake_metrics_bad()
+{
+	errs=$T/msys/bus/fpga_dfl/devices/fpga-port.1/errors/errors
+	echo zz > "$errs"
+	cp -R "$T/mproc" "$T/mproc-bad"
+	printf 'fpga-driver:\tfpga_port\nfpga-port:\tfpga-port.0\nfpga-resets:\tmany\n' \
+		> "$T/mproc-bad/200/fdinfo/5"
+	rm -f "$T/bad.prom"
+	expect 1 "errors/errors: unexpected content 'zz'" \
+		env FPGA_SYSFS_ROOT=$T/msys FPGA_PROC_ROOT=$T/mproc-bad \
+		$FPGACTL metrics --output "$T/bad.prom"
+	rc=$?
+	echo 0x41 > "$errs"
+	[ $rc = 0 ] || return 1
+	grep -q "mproc-bad/200/fdinfo/5: fpga-resets: 'many' is not a decimal number" "$T/err" ||
+		{ diag "the fdinfo is not named"; show; return 1; }
+	cp "$T/bad.prom" "$T/out"
+	out_has '^fpga_port_errors{card="0000:3b:00.0",port="fpga-port.0"} 0$' || return 1
+	out_has '^fpga_port_info{card="0000:3b:00.0",port="fpga-port.1",' || return 1
+	if grep -q 'fpga_port_errors{card="0000:3b:00.0",port="fpga-port.1"}\|fpga_port_open_files\|fpga_port_memory' "$T/out"; then
+		diag "what could not be read is shown"
+		show
+		return 1
+	fi
+}
+
+# Not root: the counter bank (0400) is left out with one warning, the
+# rest is there, the exit status is 0.  As root, tried as nobody.
+t_fake_metrics_not_root()
+{
+	as=""
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv > /dev/null ||
+			{ WHY="root, and no setpriv to drop it"; return $KSFT_SKIP; }
+		as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+		chmod 0755 "$T"
+		$as $FPGACTL -V > /dev/null 2>&1 ||
+			{ WHY="nobody cannot run $FPGACTL"; return $KSFT_SKIP; }
+	fi
+	# root's in sysfs; here ours, which 0400 would not keep from us
+	bank=$T/msys/bus/fpga_dfl/devices/fpga-fme.0/counters
+	chmod 0 "$bank"/*
+	expect 0 "fpga-fme.0/counters: Permission denied (the counter bank is root's): the fpga_\*_total counters are left out" \
+		env FPGA_SYSFS_ROOT=$T/msys FPGA_PROC_ROOT=$T/mproc \
+		$as $FPGACTL metrics
+	rc=$?
+	chmod 0400 "$bank"/*
+	[ $rc = 0 ] || return 1
+	[ "$(wc -l < "$T/err")" = 1 ] || { diag "not one warning"; show; return 1; }
+	if grep -q "_total" "$T/out"; then
+		diag "counters shown"
+		show
+		return 1
+	fi
+	out_has '^fpga_port_info{card="0000:3b:00.0",port="fpga-port.0",' || return 1
+	out_has '^fpga_card_temperature_celsius{card="0000:3b:00.0",sensor="temp1"} 45.5$' || return 1
+	# a directory one may not write to
+	mkdir -p "$T/readonly"
+	chmod 0555 "$T/readonly"
+	expect 1 "cannot write $T/readonly/fpga.prom: $T/readonly: Permission denied" \
+		env FPGA_SYSFS_ROOT=$T/msys FPGA_PROC_ROOT=$T/mproc \
+		$as $FPGACTL metrics --output "$T/readonly/fpga.prom" || return 1
+	[ -z "$(ls -A "$T/readonly")" ] || { diag "something left"; return 1; }
+}
+
 # ---- end to end on a simulated card ----
 
 # Load fpga_sim, create a card, and bind its ports to a driver (by their
@@ -570,6 +909,61 @@ t_ps_holder()
 			return 1
 		fi
 	done
+}
+
+# metric_of NAME: the value of NAME's sample for fpga-port.$PORT in $T/out
+metric_of()
+{
+	awk -v m="$1{" -v p="port=\"fpga-port.$PORT\"" \
+		'index($0, m) == 1 && index($0, p) { print $NF }' "$T/out"
+}
+
+# metrics: the port with its AFU, its card's counter bank counting a DMA
+# loopback, its open files while a process holds it
+t_metrics()
+{
+	need_fme || return 1
+	afu=$(cat /sys/bus/fpga_dfl/devices/fpga-port.$PORT/afu_id) || return 1
+	expect 0 "" $FPGACTL metrics || return 1
+	out_has "^fpga_port_info{card=\"[0-9a-f:.]*\",port=\"fpga-port.$PORT\",afu_id=\"$afu\"} 1$" || return 1
+	out_has "^fpga_card_info{card=\"[0-9a-f]\{4\}:[0-9a-f]\{2\}:[0-9a-f]\{2\}\.[0-7]\",fme=\"fpga-fme\.[0-9]*\"" || return 1
+	[ "$(metric_of fpga_port_open_files)" = 0 ] ||
+		{ diag "open files: $(metric_of fpga_port_open_files), not 0"; return 1; }
+	t_metrics_counters && t_metrics_open_files
+}
+
+t_metrics_counters()
+{
+	fme=$(ls -d /sys/bus/fpga_sim/devices/fpga_sim$SIM_ID/fpga-fme.* 2>/dev/null)
+	[ -d "$fme/counters" ] ||
+		{ diag "no ${fme##*/}/counters/ (the kernel side of the counter bank)"; return 1; }
+	before=$(metric_of fpga_port_dma_read_bytes_total)
+	[ -n "$before" ] || { diag "no fpga_port_dma_read_bytes_total"; show; return 1; }
+	loopback 1M 1048576 || return 1
+	expect 0 "" $FPGACTL metrics || return 1
+	after=$(metric_of fpga_port_dma_read_bytes_total)
+	[ -n "$after" ] && [ $((after - before)) -ge 1048576 ] ||
+		{ diag "dma_read_bytes went from $before to $after"; return 1; }
+}
+
+t_metrics_open_files()
+{
+	# shellcheck disable=SC2217
+	sleep 30 < /dev/fpga-port.$PORT &
+	HOLDER=$!
+	i=0
+	while [ "$(cat /proc/$HOLDER/comm 2>/dev/null)" != sleep ] &&
+	      [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	expect 0 "" $FPGACTL metrics
+	rc=$?
+	kill $HOLDER 2>/dev/null
+	wait $HOLDER 2>/dev/null
+	[ $rc = 0 ] || return 1
+	[ "$(metric_of fpga_port_open_files)" = 1 ] ||
+		{ diag "open files: '$(metric_of fpga_port_open_files)', not 1"; show; return 1; }
 }
 
 t_reset()
@@ -816,6 +1210,14 @@ all_tests()
 	t "ps from a fake /proc: sorted table, PORT, JSON" t_fake_ps
 	t "ps without port files: the header alone, []" t_fake_ps_empty
 	t "ps fails on a malformed fdinfo and without /proc" t_fake_ps_bad
+	t "metrics rejects bad arguments and unwritable files" t_usage_metrics
+	[ -z "$COUNT_ONLY" ] && fake_metrics
+	t "metrics from a fake tree: every family, exact samples" t_fake_metrics
+	t "metrics passes promtool check metrics" t_fake_metrics_promtool
+	t "metrics without cards: no samples, exit 0" t_fake_metrics_empty
+	t "metrics --output replaces the file atomically" t_fake_metrics_output
+	t "metrics not as root: counters left out with one warning" t_fake_metrics_not_root
+	t "metrics leaves out what it cannot read, says so, exits 1" t_fake_metrics_bad
 
 	[ -z "$COUNT_ONLY" ] && setup_e2e
 	t "e2e: sim add creates a card with 2 ports" needs sim t_sim_add
@@ -823,6 +1225,7 @@ all_tests()
 	t "e2e: info" needs drv t_info
 	t "e2e: the upstream names dfl-port.N, its node and path" needs drv t_upstream_names
 	t "e2e: ps shows a process that has the port open" needs drv t_ps
+	t "e2e: metrics: the port, its counters after a DMA, its open files" needs drv t_metrics
 	t "e2e: reset" needs drv t_reset
 	t "e2e: mmio read of the AFU DFH" needs drv t_mmio_dfh
 	t "e2e: mmio outside region 0 fails" needs drv t_mmio_bounds

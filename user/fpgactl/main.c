@@ -112,6 +112,19 @@ static const struct fc_cmd fc_top_cmds[] = {
 		  "  --json        one JSON object per event (as -j)\n"
 		  "  --count N     end after N events\n"
 		  "  --timeout S   end after S seconds" },
+	{ .name = "metrics", .path = "metrics", .args = "[--output FILE]",
+	  .run = fc_cmd_metrics,
+	  .help = "Print every card's and port's state in Prometheus' text format, for\n"
+		  "the node exporter's textfile collector: cards and ports with their\n"
+		  "AFU and PR interface ids, error registers, the counter bank's DMA\n"
+		  "bytes and lines, interrupts, resets and DMA faults (root only), the\n"
+		  "FME's temperature and power, and the open files of each port with\n"
+		  "the memory they pinned and mapped (from fdinfo).  What cannot be\n"
+		  "read is left out, with a warning unless it is simply absent.\n"
+		  "Documentation/metrics.md lists the metrics.\n\n"
+		  "Options:\n"
+		  "  -o, --output FILE   write FILE atomically (a temporary file in its\n"
+		  "                      directory, renamed over it), not stdout" },
 	{ .name = "help", .path = "help", .args = "[OBJECT]",
 	  .run = fc_cmd_help_top,
 	  .help = "Show the commands, or those of OBJECT." },

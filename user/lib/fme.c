@@ -80,8 +80,7 @@ static int fpga_fme_lookup_pci(const char *spec, struct fpga_fme_ref *ref)
 	return 0;
 }
 
-/* SSSS:BB:DD.F or BB:DD.F, hex */
-static bool fpga_is_pci_addr(const char *s, char *full, size_t size)
+bool fpga_is_pci_addr(const char *s, char *full, size_t size)
 {
 	unsigned int dom = 0, bus, dev, fn;
 	char end;

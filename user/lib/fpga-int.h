@@ -18,6 +18,14 @@ void fpga_path_base(const char *path, char *out, size_t size);
 void fpga_ref_paths(const char *prefix, int id, const char *devnode,
 		    char *dev, size_t dev_size, char *sysfs, size_t sysfs_size);
 
+/*
+ * Name of the card of sysfs device @dir (an FME or a port): its parent,
+ * or the PCI function above the card's dfl-card.N; "" if unknown
+ */
+void fpga_sysfs_card_name(const char *dir, char *out, size_t size);
+/* SSSS:BB:DD.F or BB:DD.F (hex): true, and the full form into @full */
+bool fpga_is_pci_addr(const char *s, char *full, size_t size);
+
 /* What finding a port or an FME by a path needs to know of it */
 struct fpga_kind {
 	const char *what;		/* "port": "not an FPGA port device" */

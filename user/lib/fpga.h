@@ -305,6 +305,53 @@ int fpga_fme_pr(const struct fpga_fme_ref *ref, unsigned int port,
 int fpga_port_wait(int card, unsigned int port, const char *afu_id,
 		   unsigned int timeout_ms, struct fpga_dev_info *info);
 
+/* ---- what a card has besides its FME and ports (lib/card.c) ---- */
+
+/*
+ * The PCI address ("0000:3b:00.0") of the card of @dev_sysfs, the sysfs
+ * directory of its FME or of one of its ports: the function above the
+ * card's dfl-card.N, a simulated card's pci_function, or the parent of
+ * the card's fpga_region.  -ENOENT (no message) when it has none.
+ */
+int fpga_card_pci_addr(const char *dev_sysfs, char *buf, size_t size);
+
+/* The events a card's counter bank counts, per card and per port */
+#define FPGA_COUNTER_EVENTS	8
+extern const char *const fpga_counter_events[FPGA_COUNTER_EVENTS];
+
+/*
+ * Counter @name of the FME's counter bank (fpga-fme.N/counters/@name:
+ * "dma_rd_bytes", "port1_resets"): decimal, free-running since the
+ * card's reset.  -ENOENT (no message) when the card has no counter bank
+ * or no such counter; -EACCES when not root (the files are root's).
+ */
+int fpga_fme_counter(const struct fpga_fme_ref *ref, const char *name,
+		     uint64_t *val);
+
+enum fpga_sensor_kind {
+	FPGA_SENSOR_TEMP,		/* temp*_input, millidegrees Celsius */
+	FPGA_SENSOR_POWER,		/* power*_input, microwatts */
+};
+
+/* One reading of the FME's hwmon devices (dfl_fme_thermal, dfl_fme_power) */
+struct fpga_sensor {
+	enum fpga_sensor_kind kind;
+	char name[64];			/* its *_label, else "temp1" */
+	char chip[32];			/* the hwmon device's name */
+	int64_t raw;			/* as the file says: milli-/microunits */
+};
+
+/*
+ * Every temp*_input and power*_input of the FME's hwmon devices, wherever
+ * the card has them (under its PCI function, linked from dfl-fme.N/hwmon/,
+ * or under fpga-fme.N/hwmon/), sorted by chip, kind and name.  *list is
+ * malloc'ed (free() it), *count may be 0.  A reading that fails is left
+ * out; the last such failure is the message of a return of -errno with
+ * the readings that worked.
+ */
+int fpga_fme_sensors(const struct fpga_fme_ref *ref, struct fpga_sensor **list,
+		     size_t *count);
+
 /* ---- ports ---- */
 
 struct fpga_port_ref {

@@ -100,7 +100,7 @@ static void fpga_sysfs_link_name(const char *dir, const char *name,
  * when the parent is the card's dfl-card.N directory (a PCI function's,
  * Documentation/sysfs.md)
  */
-static void fpga_sysfs_card_name(const char *dir, char *out, size_t size)
+void fpga_sysfs_card_name(const char *dir, char *out, size_t size)
 {
 	char real[PATH_MAX], *slash;
 	int up;
