@@ -562,6 +562,12 @@ static int fpga_pmu_event_init(struct perf_event *event)
 		return ret;
 	/* Whatever CPU was asked for, the PMU's CPU counts (cpumask) */
 	event->cpu = READ_ONCE(fpmu->cpu);
+	/*
+	 * A read is an MMIO read of the card under fpmu->lock, right from
+	 * any CPU: perf need not send an IPI to the PMU's CPU (an emulated
+	 * VM's IPI costs more than ten reads: scale_bench's pmu_read)
+	 */
+	event->event_caps |= PERF_EV_CAP_READ_ACTIVE_PKG;
 	event->destroy = fpga_pmu_event_destroy;
 	return 0;
 }
