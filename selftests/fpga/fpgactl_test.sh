@@ -1407,17 +1407,19 @@ t_perf_card()
 	out_has "^ *[0-9][0-9]* bytes  *dma_rd_bytes$"
 }
 
-# cdi_port_check PORTS: $T/out (a CDI spec) has a device for each port of
-# PORTS, named CARD-portP (CARD its card's PCI address, ':' as '-'; P
-# its id), with its nodes and FPGA_PORT; the names go to $T/cdi.names
+# cdi_port_check PORTS [ID]: $T/out (a CDI spec) has a device for each
+# port of PORTS, of card fpga_simID (default $SIM_ID), named CARD-portP
+# (CARD its card's PCI address, ':' as '-'; P its id), with its nodes and
+# FPGA_PORT; the names go to $T/cdi.names
 cdi_port_check()
 {
+	sim=${2:-$SIM_ID}
 	: > "$T/cdi.names"
 	for p in $1; do
 		dir=/sys/bus/fpga_dfl/devices/fpga-port.$p
 		id=$(cat "$dir/id") || return 1
-		card=$(basename "$(readlink -f "/sys/bus/fpga_sim/devices/fpga_sim$SIM_ID/pci_function")" | tr : -)
-		[ "$card" = pci_function ] && card=fpga_sim$SIM_ID
+		card=$(basename "$(readlink -f "/sys/bus/fpga_sim/devices/fpga_sim$sim/pci_function")" | tr : -)
+		[ "$card" = pci_function ] && card=fpga_sim$sim
 		nodes=/dev/fpga-port.$p
 		[ -c /dev/dfl-port.$p ] && nodes="$nodes /dev/dfl-port.$p"
 		python3 - "$T/out" "$card-port$id" "fpga-port.$p" $nodes <<-'EOF' ||
@@ -1472,16 +1474,21 @@ t_cdi()
 	expect 0 "" $FPGACTL cdi || return 1
 	cdi_port_check "$PORTS" || return 1
 	cp "$T/cdi.names" "$T/cdi.names.0"
+	old_ports=$PORTS
 	CDI_OTHER=$((SIM_ID + 1))
 	expect 0 "" $FPGACTL sim del $SIM_ID || return 1
 	SIM_OK=""
 	sim_add_wait $CDI_OTHER || return 1
 	OTHER_PORTS=$SIM_PORTS
+	SIM_OK=1		# for cleanup, whatever comes
 	sim_add_wait $SIM_ID || return 1
-	SIM_OK=1
 	PORTS=$SIM_PORTS
 	PORT=${PORTS%% *}
+	# the other card holds our old numbers: this is a renumbering
+	[ "$PORTS" != "$old_ports" ] ||
+		{ diag "fpga-port.N not renumbered ($PORTS)"; return 1; }
 	expect 0 "" $FPGACTL cdi || return 1
+	cdi_port_check "$OTHER_PORTS" $CDI_OTHER || return 1
 	cdi_port_check "$PORTS" || return 1
 	cp "$T/cdi.names" "$T/cdi.names.1"
 	# the same -port0, -port1 as before, whatever N the ports have now
