@@ -133,6 +133,10 @@ install:
 		$(MAKE) -C user install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX); fi
 	install -D -m 0644 udev/60-fpga-suite.rules \
 		$(DESTDIR)$(UDEVDIR)/rules.d/60-fpga-suite.rules
+	# RUN+= needs fpgactl's installed path
+	sed 's|@BINDIR@|$(PREFIX)/bin|g' udev/61-fpga-suite-cdi.rules > \
+		$(DESTDIR)$(UDEVDIR)/rules.d/61-fpga-suite-cdi.rules
+	chmod 0644 $(DESTDIR)$(UDEVDIR)/rules.d/61-fpga-suite-cdi.rules
 	install -D -m 0644 etc/modprobe.d/fpga-suite.conf \
 		$(DESTDIR)/etc/modprobe.d/fpga-suite.conf
 	install -D -m 0644 etc/modules-load.d/fpga-suite.conf \

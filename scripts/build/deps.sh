@@ -31,6 +31,10 @@ here=$(dirname "$0")
 # prometheus: its promtool, which checks fpgactl metrics' output in make
 # check.  The server it also brings is not used: where systemd runs it
 # starts as a service, harmless; nothing relies on it.
+# golang-github-container-orchestrated-devices-container-device-interface-dev:
+# the CDI library's JSON schema (schema/schema.json under /usr/share/gocode),
+# which checks fpgactl cdi's spec in make check (on trixie a transitional
+# package for golang-tags.cncf-container-device-interface-dev).
 COMMON="
 	linux-image-amd64 linux-perf
 	build-essential pkg-config bc flex bison libelf-dev libssl-dev
@@ -42,6 +46,7 @@ COMMON="
 	cmake g++ uuid-dev libcli11-dev libspdlog-dev
 	linux-source-6.12 python3-yaml python3-jsonschema
 	debootstrap libsensors5 prometheus
+	golang-github-container-orchestrated-devices-container-device-interface-dev
 "
 # The release's own: the headers of every kernel it ships (the build
 # matrix; Debian's 6.12 headers pull their images in, which the VM boots)

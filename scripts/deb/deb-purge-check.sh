@@ -22,6 +22,8 @@ left=$(
 	ls -d /var/lib/dkms/fpga-suite /usr/src/fpga-suite-* \
 		/usr/bin/fpgactl /lib/udev/rules.d/60-fpga-suite.rules \
 		/usr/lib/udev/rules.d/60-fpga-suite.rules \
+		/lib/udev/rules.d/61-fpga-suite-cdi.rules \
+		/usr/lib/udev/rules.d/61-fpga-suite-cdi.rules \
 		/etc/modprobe.d/fpga-suite.conf \
 		/etc/modules-load.d/fpga-suite.conf \
 		/usr/share/bash-completion/completions/fpgactl \

@@ -34,12 +34,15 @@ WHY_NO_DRV="not set up"
 WHY_NO_UIRQ="not set up"
 PORT=""			# first port of the card
 PORTS=""
+CDI_OTHER=""		# the second card t_cdi made
 
 cleanup()
 {
 	if [ -n "$SIM_OK" ]; then
 		echo "$SIM_ID" > /sys/bus/fpga_sim/del_device 2>/dev/null
 	fi
+	[ -n "$CDI_OTHER" ] &&
+		echo "$CDI_OTHER" > /sys/bus/fpga_sim/del_device 2>/dev/null
 	[ -n "$DRV_MODULES" ] && modprobe -r $DRV_MODULES 2>/dev/null
 	[ -n "$SIM_LOADED" ] && modprobe -r fpga_sim 2>/dev/null
 	rm -rf "$T"
@@ -69,7 +72,8 @@ t_help()
 	for c in "list" "info PORT" "reset PORT" "mmio read" "mmio write" \
 		 "mmio dump" "dma loopback" "errors PORT" "irq wait" \
 		 "sim add" "sim del" "perf PORT|CARD" "trace \[PORT\]" \
-		 "monitor" "ps \[PORT\]" "metrics \[--output FILE\]"; do
+		 "monitor" "ps \[PORT\]" "metrics \[--output FILE\]" \
+		 "cdi \[--output FILE\]"; do
 		out_has "fpgactl $c" || return 1
 	done
 	expect 0 "" $FPGACTL help || return 1
@@ -86,7 +90,7 @@ t_help_levels()
 	done
 	for c in list info reset "mmio read" "mmio write" "mmio dump" \
 		 "dma loopback" errors "irq wait" "sim add" "sim del" perf trace \
-		 monitor ps metrics; do
+		 monitor ps metrics cdi; do
 		expect 0 "" $FPGACTL $c --help || return 1
 		out_has "^Usage: fpgactl .*$c" || return 1
 		[ -s "$T/err" ] && { diag "$c --help wrote to stderr"; return 1; }
@@ -736,6 +740,235 @@ t_fake_metrics_not_root()
 	[ -z "$(ls -A "$T/readonly")" ] || { diag "something left"; return 1; }
 }
 
+# ---- cdi: a CDI spec of the fake tree ----
+
+# The CDI JSON schema Debian ships with the CDI library
+# (golang-github-container-orchestrated-devices-container-device-interface-dev),
+# under the module path of its version; CDI_SCHEMA_DIR overrides
+cdi_schema_dir()
+{
+	if [ -n "$CDI_SCHEMA_DIR" ]; then
+		echo "$CDI_SCHEMA_DIR"
+		return
+	fi
+	f=$(find /usr/share/gocode -path '*container-device-interface/schema/schema.json' \
+		2>/dev/null | sort | head -n 1)
+	[ -n "$f" ] && dirname "$f"
+}
+
+# cdi_validate SCHEMA_DIR FILE: FILE is a CDI spec by the schema (whose
+# devices refer to defs.json beside it: merged in here, so any
+# jsonschema version resolves them), and its kind and device names are
+# what CDI's parser takes.  Prints why not.
+cdi_validate()
+{
+	python3 - "$1" "$2" <<-'EOF'
+	import json, re, sys, jsonschema
+	d, f = sys.argv[1], sys.argv[2]
+	s = json.loads(open(d + "/schema.json").read().replace('"defs.json#', '"#'))
+	s["definitions"] = json.load(open(d + "/defs.json"))["definitions"]
+	spec = json.load(open(f))
+	try:
+	    jsonschema.validate(spec, s)
+	except jsonschema.ValidationError as e:
+	    sys.exit("schema: %s" % e.message)
+	if not re.fullmatch(r"[a-z0-9]([a-z0-9.-]*[a-z0-9])?/[A-Za-z0-9]([A-Za-z0-9_.-]*[A-Za-z0-9])?", spec["kind"]):
+	    sys.exit("bad kind %r" % spec["kind"])
+	names = [x["name"] for x in spec["devices"]]
+	for n in names:
+	    # CDI's rule, without the ':' that podman's --device would split at
+	    if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9_.-]*[A-Za-z0-9])?", n):
+	        sys.exit("bad device name %r" % n)
+	if len(set(names)) != len(names):
+	    sys.exit("device names repeat")
+	EOF
+}
+
+# The metrics tree with fpga-port.2 bound to uio_fpga (uio4), and a /dev
+# with some of the nodes: none of card 2's, no dfl-port.1, no fpga-port.2
+fake_cdi()
+{
+	rm -rf "$T/csys" "$T/cdev"
+	cp -R "$T/msys" "$T/csys" || return 1
+	port2=$T/csys/devices/fpga_sim/fpga_sim7/fpga-port.2
+	mkdir -p "$port2/uio/uio4" "$T/csys/bus/fpga_dfl/drivers/uio_fpga" "$T/cdev"
+	ln -s ../../../../bus/fpga_dfl/drivers/uio_fpga "$port2/driver"
+	for n in fpga-fme.0 dfl-fme.0 fpga-port.0 dfl-port.0 fpga-port.1 \
+		 fpga-fme.1 dfl-fme.1 dfl-port.2 uio4 uio9; do
+		: > "$T/cdev/$n"
+	done
+}
+
+# cdi ARGS...: fpgactl cdi on the fake tree
+cdi()
+{
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/csys FPGA_DEV_ROOT=$T/cdev \
+		$FPGACTL cdi "$@"
+}
+
+# json_norm FILE: FILE's JSON with sorted keys, one way of writing it
+json_norm()
+{
+	python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1])), indent=1, sort_keys=True))' "$1"
+}
+
+t_fake_cdi()
+{
+	cdi || return 1
+	[ ! -s "$T/err" ] || { diag "stderr not empty"; show; return 1; }
+	cat > "$T/want.json" <<-'EOF'
+	{"cdiVersion": "0.5.0", "kind": "fpga-suite.org/port", "devices": [
+	 {"name": "0000-3b-00.0", "containerEdits": {"deviceNodes": [
+	   {"path": "/dev/fpga-fme.0", "permissions": "rw"},
+	   {"path": "/dev/dfl-fme.0", "permissions": "rw"},
+	   {"path": "/dev/fpga-port.0", "permissions": "rw"},
+	   {"path": "/dev/dfl-port.0", "permissions": "rw"},
+	   {"path": "/dev/fpga-port.1", "permissions": "rw"}]}},
+	 {"name": "0000-3b-00.0-port0", "containerEdits": {
+	   "env": ["FPGA_PORT=fpga-port.0"], "deviceNodes": [
+	   {"path": "/dev/fpga-port.0", "permissions": "rw"},
+	   {"path": "/dev/dfl-port.0", "permissions": "rw"}]}},
+	 {"name": "0000-3b-00.0-port1", "containerEdits": {
+	   "env": ["FPGA_PORT=fpga-port.1"], "deviceNodes": [
+	   {"path": "/dev/fpga-port.1", "permissions": "rw"}]}},
+	 {"name": "f5a0-00-00.0", "containerEdits": {"deviceNodes": [
+	   {"path": "/dev/fpga-fme.1", "permissions": "rw"},
+	   {"path": "/dev/dfl-fme.1", "permissions": "rw"},
+	   {"path": "/dev/dfl-port.2", "permissions": "rw"},
+	   {"path": "/dev/uio4", "permissions": "rw"}]}},
+	 {"name": "f5a0-00-00.0-port0", "containerEdits": {
+	   "env": ["FPGA_PORT=fpga-port.2"], "deviceNodes": [
+	   {"path": "/dev/dfl-port.2", "permissions": "rw"},
+	   {"path": "/dev/uio4", "permissions": "rw"}]}}]}
+	EOF
+	json_norm "$T/want.json" > "$T/want" || return 1
+	json_norm "$T/out" > "$T/got" || { diag "not JSON"; show; return 1; }
+	diff -u "$T/want" "$T/got" > "$T/diff" ||
+		{ diag "$(cat "$T/diff")"; return 1; }
+	# json-c escapes '/' unless told not to; runtimes read either, people not
+	if grep -q '\\/' "$T/out"; then
+		diag "escaped slashes"
+		return 1
+	fi
+}
+
+t_fake_cdi_schema()
+{
+	dir=$(cdi_schema_dir)
+	if [ -z "$dir" ] || [ ! -f "$dir/schema.json" ]; then
+		WHY="no CDI schema (apt-get install golang-github-container-orchestrated-devices-container-device-interface-dev)"
+		return $KSFT_SKIP
+	fi
+	if ! python3 -c 'import jsonschema' 2> /dev/null; then
+		WHY="no python3-jsonschema"
+		return $KSFT_SKIP
+	fi
+	cdi || return 1
+	cp "$T/out" "$T/spec.json"
+	cdi_validate "$dir" "$T/spec.json" > "$T/lint" 2>&1 ||
+		{ diag "$(cat "$T/lint")"; return 1; }
+	# the check itself can fail: a device without containerEdits, a ':'
+	sed 's/"containerEdits"/"edits"/' "$T/spec.json" > "$T/bad.json"
+	if cdi_validate "$dir" "$T/bad.json" > /dev/null 2>&1; then
+		diag "a spec without containerEdits passed"
+		return 1
+	fi
+	sed 's/"0000-3b-00.0"/"0000:3b:00.0"/' "$T/spec.json" > "$T/bad.json"
+	if cdi_validate "$dir" "$T/bad.json" > /dev/null 2>&1; then
+		diag "a device name with ':' passed"
+		return 1
+	fi
+}
+
+# No port with a node: no spec; --output removes the file
+t_fake_cdi_empty()
+{
+	expect 0 "no port has a device node: no spec written" \
+		env FPGA_SYSFS_ROOT=$T/empty FPGA_DEV_ROOT=$T/cdev $FPGACTL cdi || return 1
+	[ ! -s "$T/out" ] || { diag "stdout not empty"; show; return 1; }
+	# ports, but without nodes (no driver): the same
+	mkdir -p "$T/nodev"
+	expect 0 "no spec written" env FPGA_SYSFS_ROOT=$T/csys \
+		FPGA_DEV_ROOT=$T/nodev $FPGACTL cdi || return 1
+	[ ! -s "$T/out" ] || { diag "stdout not empty"; show; return 1; }
+	echo '{}' > "$T/old.json"
+	expect 0 "$T/old.json removed" env FPGA_SYSFS_ROOT=$T/empty \
+		$FPGACTL cdi --output "$T/old.json" || return 1
+	[ ! -e "$T/old.json" ] || { diag "the file is still there"; return 1; }
+	# and again, with no file: nothing to say
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/empty \
+		$FPGACTL cdi --output "$T/old.json" || return 1
+	[ ! -s "$T/err" ] || { diag "stderr not empty"; show; return 1; }
+}
+
+# --output replaces the file by rename: a new inode, whole, mode 0644,
+# nothing left beside it
+t_fake_cdi_output()
+{
+	cdi || return 1
+	cp "$T/out" "$T/stdout.json"
+	rm -rf "$T/cdi"
+	mkdir "$T/cdi" || return 1
+	echo "old content" > "$T/cdi/fpga-suite.json"
+	old=$(stat -c %i "$T/cdi/fpga-suite.json")
+	cdi --output "$T/cdi/fpga-suite.json" || return 1
+	[ ! -s "$T/out" ] || { diag "--output also wrote stdout"; return 1; }
+	cmp -s "$T/stdout.json" "$T/cdi/fpga-suite.json" ||
+		{ diag "the file differs from stdout"; return 1; }
+	[ "$(stat -c %i "$T/cdi/fpga-suite.json")" != "$old" ] ||
+		{ diag "written in place, not renamed over"; return 1; }
+	[ "$(stat -c %a "$T/cdi/fpga-suite.json")" = 644 ] ||
+		{ diag "mode $(stat -c %a "$T/cdi/fpga-suite.json"), not 644"; return 1; }
+	[ "$(ls -A "$T/cdi")" = fpga-suite.json ] ||
+		{ diag "left in the directory: $(ls -A "$T/cdi")"; return 1; }
+	(cd "$T/cdi" && cdi -o new.json) || return 1
+	cmp -s "$T/stdout.json" "$T/cdi/new.json" ||
+		{ diag "-o new.json differs from stdout"; return 1; }
+}
+
+t_usage_cdi()
+{
+	usage "unknown option '--frob'" $FPGACTL cdi --frob || return 1
+	usage "option --output needs a value" $FPGACTL cdi --output || return 1
+	usage "option --output given twice" \
+		$FPGACTL cdi -o "$T/a.json" --output "$T/b.json" || return 1
+	usage "--output: empty file name" $FPGACTL cdi --output "" || return 1
+	usage "--output: '$T/' is a directory" $FPGACTL cdi --output "$T/" || return 1
+	usage "unexpected argument 'x'" $FPGACTL cdi x || return 1
+	usage "cdi: the output is a CDI spec, JSON already: no -j or -p" \
+		$FPGACTL -j cdi || return 1
+	[ ! -s "$T/out" ] || { diag "stdout not empty"; return 1; }
+	expect 1 "cdi: cannot write $T/nowhere/fpga-suite.json: $T/nowhere: No such file or directory" \
+		env FPGA_SYSFS_ROOT=$T/csys FPGA_DEV_ROOT=$T/cdev \
+		$FPGACTL cdi --output "$T/nowhere/fpga-suite.json" || return 1
+	mkdir -p "$T/isdir.json"
+	expect 1 "cdi: cannot replace $T/isdir.json: Is a directory" \
+		env FPGA_SYSFS_ROOT=$T/csys FPGA_DEV_ROOT=$T/cdev \
+		$FPGACTL cdi --output "$T/isdir.json" || return 1
+	set -- "$T"/.isdir.json.*
+	[ ! -e "$1" ] && [ -z "$(ls -A "$T/isdir.json")" ] ||
+		{ diag "temporary file left"; return 1; }
+}
+
+# A port whose number on the card cannot be read has no stable name: left
+# out, said, exit status 1; the rest is written
+t_fake_cdi_bad()
+{
+	id=$T/csys/bus/fpga_dfl/devices/fpga-port.1/id
+	mv "$id" "$id.away"
+	expect 1 "fpga-port.1/id: .*left out" env FPGA_SYSFS_ROOT=$T/csys \
+		FPGA_DEV_ROOT=$T/cdev $FPGACTL cdi
+	rc=$?
+	mv "$id.away" "$id"
+	[ $rc = 0 ] || return 1
+	out_has '"0000-3b-00.0-port0"' || return 1
+	if grep -q 'port1"\|fpga-port.1' "$T/out"; then
+		diag "fpga-port.1 is in the spec"
+		show
+		return 1
+	fi
+}
+
 # ---- end to end on a simulated card ----
 
 # Load fpga_sim, create a card, and bind its ports to a driver (by their
@@ -1174,6 +1407,108 @@ t_perf_card()
 	out_has "^ *[0-9][0-9]* bytes  *dma_rd_bytes$"
 }
 
+# cdi_port_check PORTS [ID]: $T/out (a CDI spec) has a device for each
+# port of PORTS, of card fpga_simID (default $SIM_ID), named CARD-portP
+# (CARD its card's PCI address, ':' as '-'; P its id), with its nodes and
+# FPGA_PORT; the names go to $T/cdi.names
+cdi_port_check()
+{
+	sim=${2:-$SIM_ID}
+	: > "$T/cdi.names"
+	for p in $1; do
+		dir=/sys/bus/fpga_dfl/devices/fpga-port.$p
+		id=$(cat "$dir/id") || return 1
+		card=$(basename "$(readlink -f "/sys/bus/fpga_sim/devices/fpga_sim$sim/pci_function")" | tr : -)
+		[ "$card" = pci_function ] && card=fpga_sim$sim
+		nodes=/dev/fpga-port.$p
+		[ -c /dev/dfl-port.$p ] && nodes="$nodes /dev/dfl-port.$p"
+		python3 - "$T/out" "$card-port$id" "fpga-port.$p" $nodes <<-'EOF' ||
+		import json, sys
+		f, name, port, nodes = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+		devs = [d for d in json.load(open(f))["devices"]
+		        if "FPGA_PORT=" + port in d["containerEdits"].get("env", [])]
+		if len(devs) != 1:
+		    sys.exit("%d devices have FPGA_PORT=%s" % (len(devs), port))
+		d = devs[0]
+		if d["name"] != name:
+		    sys.exit("%s is %r, not %r" % (port, d["name"], name))
+		got = [n["path"] for n in d["containerEdits"]["deviceNodes"]]
+		if got != nodes or d["containerEdits"]["env"] != ["FPGA_PORT=" + port]:
+		    sys.exit("%s: %r, env %r" % (name, got, d["containerEdits"]["env"]))
+		EOF
+		{ show; return 1; }
+		echo "$card-port$id" >> "$T/cdi.names"
+	done
+}
+
+# sim_add_wait ID: a card of 2 ports whose nodes are there; its ports
+# into SIM_PORTS
+sim_add_wait()
+{
+	run $FPGACTL -j sim add "$1" 2
+	[ "$RC" = 0 ] || { show; return 1; }
+	SIM_PORTS=$(sed -n 's/.*"ports":\[\([0-9,]*\)\].*/\1/p' "$T/out" | tr , ' ')
+	i=0
+	for p in $SIM_PORTS; do
+		while [ ! -c /dev/fpga-port.$p ] && [ $i -lt 50 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		[ -c /dev/fpga-port.$p ] || { diag "no /dev/fpga-port.$p"; return 1; }
+	done
+	# its PCI function comes from a work item (x86 only: none elsewhere)
+	while [ ! -e /sys/bus/fpga_sim/devices/fpga_sim$1/pci_function ] &&
+	      [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# cdi: a device for each port of the card; the names are the card's
+# address and the port's number on it, not fpga-port.N: the card made
+# again after another card took its place (and its port numbers) gets
+# names after its new address with the same -portP, the other card the
+# old address, and removing the other card changes none of ours
+t_cdi()
+{
+	expect 0 "" $FPGACTL cdi || return 1
+	cdi_port_check "$PORTS" || return 1
+	cp "$T/cdi.names" "$T/cdi.names.0"
+	old_ports=$PORTS
+	CDI_OTHER=$((SIM_ID + 1))
+	expect 0 "" $FPGACTL sim del $SIM_ID || return 1
+	SIM_OK=""
+	sim_add_wait $CDI_OTHER || return 1
+	OTHER_PORTS=$SIM_PORTS
+	SIM_OK=1		# for cleanup, whatever comes
+	sim_add_wait $SIM_ID || return 1
+	PORTS=$SIM_PORTS
+	PORT=${PORTS%% *}
+	# the other card holds our old numbers: this is a renumbering
+	[ "$PORTS" != "$old_ports" ] ||
+		{ diag "fpga-port.N not renumbered ($PORTS)"; return 1; }
+	expect 0 "" $FPGACTL cdi || return 1
+	cdi_port_check "$OTHER_PORTS" $CDI_OTHER || return 1
+	cdi_port_check "$PORTS" || return 1
+	cp "$T/cdi.names" "$T/cdi.names.1"
+	# the same -port0, -port1 as before, whatever N the ports have now
+	sed 's/.*-port/-port/' "$T/cdi.names.0" > "$T/a"
+	sed 's/.*-port/-port/' "$T/cdi.names.1" > "$T/b"
+	cmp -s "$T/a" "$T/b" || { diag "$(cat "$T/cdi.names.0") became $(cat "$T/cdi.names.1")"; return 1; }
+	expect 0 "" $FPGACTL sim del $CDI_OTHER || return 1
+	CDI_OTHER=""
+	expect 0 "" $FPGACTL cdi || return 1
+	cdi_port_check "$PORTS" || return 1
+	cmp -s "$T/cdi.names.1" "$T/cdi.names" ||
+		{ diag "removing another card renamed $(cat "$T/cdi.names.1") to $(cat "$T/cdi.names")"; return 1; }
+	for p in $OTHER_PORTS; do
+		if grep -q "FPGA_PORT=fpga-port.$p\"" "$T/out"; then
+			diag "the removed card's fpga-port.$p is still in the spec"
+			return 1
+		fi
+	done
+}
+
 t_sim_del()
 {
 	expect 0 "" $FPGACTL sim del $SIM_ID || return 1
@@ -1218,6 +1553,13 @@ all_tests()
 	t "metrics --output replaces the file atomically" t_fake_metrics_output
 	t "metrics not as root: counters left out with one warning" t_fake_metrics_not_root
 	t "metrics leaves out what it cannot read, says so, exits 1" t_fake_metrics_bad
+	[ -z "$COUNT_ONLY" ] && fake_cdi
+	t "cdi rejects bad arguments and unwritable files" t_usage_cdi
+	t "cdi from a fake tree: exactly the cards' and ports' devices" t_fake_cdi
+	t "cdi passes the CDI JSON schema" t_fake_cdi_schema
+	t "cdi without a port with a node: no spec, the file removed" t_fake_cdi_empty
+	t "cdi --output replaces the file atomically" t_fake_cdi_output
+	t "cdi leaves out a port without its number, says so, exits 1" t_fake_cdi_bad
 
 	[ -z "$COUNT_ONLY" ] && setup_e2e
 	t "e2e: sim add creates a card with 2 ports" needs sim t_sim_add
@@ -1241,6 +1583,7 @@ all_tests()
 	t "e2e: monitor prints reset events (text, JSON, timeout, signals)" needs drv t_monitor
 	t "e2e: irq wait sees a doorbell interrupt" needs uirq t_irq_doorbell
 	t "e2e: irq wait times out" needs uirq t_irq_timeout
+	t "e2e: cdi: a device per port; names survive renumbering" needs drv t_cdi
 	t "e2e: sim del removes the card" needs sim t_sim_del
 }
 

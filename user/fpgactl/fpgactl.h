@@ -160,5 +160,6 @@ int fc_cmd_trace(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_monitor(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_pr(const struct fc_cmd *cmd, int argc, char **argv);
 int fc_cmd_metrics(const struct fc_cmd *cmd, int argc, char **argv);
+int fc_cmd_cdi(const struct fc_cmd *cmd, int argc, char **argv);
 
 #endif /* _FPGACTL_H */

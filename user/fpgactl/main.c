@@ -125,6 +125,19 @@ static const struct fc_cmd fc_top_cmds[] = {
 		  "Options:\n"
 		  "  -o, --output FILE   write FILE atomically (a temporary file in its\n"
 		  "                      directory, renamed over it), not stdout" },
+	{ .name = "cdi", .path = "cdi", .args = "[--output FILE]",
+	  .run = fc_cmd_cdi,
+	  .help = "Print a Container Device Interface spec (kind fpga-suite.org/port)\n"
+		  "for podman, containerd and CRI-O: a device per card, named after its\n"
+		  "PCI address with '-' for ':' (0000-3b-00.0), with its FME's and ports'\n"
+		  "nodes, and one per port, CARD-portP (P its number on the card), with\n"
+		  "/dev/fpga-port.N, /dev/dfl-port.N, its /dev/uioX if bound to uio_fpga\n"
+		  "(those that exist) and FPGA_PORT=fpga-port.N.  No port with a node:\n"
+		  "no spec (with --output the file is removed).  See\n"
+		  "Documentation/containers.md.\n\n"
+		  "Options:\n"
+		  "  -o, --output FILE   write FILE atomically (/etc/cdi/fpga-suite.json,\n"
+		  "                      /var/run/cdi/fpga-suite.json), not stdout" },
 	{ .name = "help", .path = "help", .args = "[OBJECT]",
 	  .run = fc_cmd_help_top,
 	  .help = "Show the commands, or those of OBJECT." },

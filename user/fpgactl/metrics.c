@@ -616,71 +616,31 @@ static int fc_write_stdout(struct fc_metrics *m)
 	return FC_OK;
 }
 
-/* @path's directory, "." if it has none */
-static void fc_dir_of(const char *path, char *dir, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, size, ".");
-	else if (slash == path)
-		snprintf(dir, size, "/");
-	else
-		snprintf(dir, size, "%.*s", (int)(slash - path), path);
-}
-
-/* The text into the open temporary file @fd, whole and on disk */
-static int fc_write_tmp(struct fc_metrics *m, int fd, const char *tmp)
-{
-	FILE *f = fdopen(fd, "w");
-	int ret = 0;
-
-	if (!f) {
-		close(fd);
-		return fpga_set_error(errno, "%s: %s", tmp, strerror(errno));
-	}
-	ret = fc_metrics_text(m, f);
-	/* the collector runs as another user: readable by all, as a .prom is */
-	if (!ret && (fchmod(fileno(f), 0644) || fflush(f) || ferror(f) ||
-		     fsync(fileno(f))))
-		ret = fpga_set_error(errno ? errno : EIO, "%s: %s", tmp,
-				     strerror(errno ? errno : EIO));
-	if (fclose(f) && !ret)
-		ret = fpga_set_error(errno, "%s: %s", tmp, strerror(errno));
-	return ret;
-}
-
 /*
- * @path replaced atomically: a temporary file in its directory (named
- * without ".prom", which the textfile collector would read), renamed
- * over it once complete
+ * @path replaced atomically (the collector may read at any time): the
+ * temporary file is hidden and not named *.prom, which it would read
  */
 static int fc_write_file(struct fc_metrics *m, const char *path)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX + 32], base[NAME_MAX + 1];
-	const char *slash = strrchr(path, '/');
-	int fd;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
 
-	fc_dir_of(path, dir, sizeof(dir));
-	snprintf(base, sizeof(base), "%s", slash ? slash + 1 : path);
-	if (snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, base) >=
-	    (int)sizeof(tmp)) {
-		fc_err("metrics: %s: name too long", path);
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		fc_err("metrics: out of memory");
 		return FC_FAIL;
 	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fc_err("metrics: cannot write %s: %s: %s", path, dir,
-		       strerror(errno));
-		return FC_FAIL;
-	}
-	if (fc_write_tmp(m, fd, tmp)) {
-		unlink(tmp);
-		return fc_lib_err();
-	}
-	if (rename(tmp, path)) {
-		fc_err("metrics: cannot replace %s: %s", path, strerror(errno));
-		unlink(tmp);
+	ret = fc_metrics_text(m, f);
+	if (fclose(f) && !ret)
+		ret = fpga_set_error(ENOMEM, "out of memory");
+	/* the collector runs as another user: readable by all, as a .prom is */
+	if (!ret)
+		ret = fpga_write_file_atomic(path, buf, len, 0644);
+	free(buf);
+	if (ret) {
+		fc_err("metrics: %s", fpga_errmsg());
 		return FC_FAIL;
 	}
 	return FC_OK;

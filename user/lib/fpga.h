@@ -57,6 +57,8 @@ int fpga_parse_port_name(const char *name, int *id);
 
 /* Root of sysfs, "/sys" unless FPGA_SYSFS_ROOT is set (for tests) */
 const char *fpga_sysfs_root(void);
+/* Root of the device nodes, "/dev" unless FPGA_DEV_ROOT is set (for tests) */
+const char *fpga_dev_root(void);
 /* Read a sysfs attribute without its trailing newline */
 int fpga_sysfs_read(const char *path, char *buf, size_t size);
 int fpga_sysfs_read_u64(const char *path, uint64_t *val);
@@ -177,6 +179,13 @@ int fpga_afu_lookup(const char *name, uint8_t id[FPGA_UUID_SIZE]);
 int fpga_read_file(const char *path, size_t max, uint8_t **buf, size_t *size);
 /* Create or replace @path (removed again if writing fails) */
 int fpga_write_file(const char *path, const void *buf, size_t size);
+/*
+ * Replace @path atomically: a hidden temporary file in its directory,
+ * written whole, synced and given @mode, renamed over it; a reader sees
+ * the old file or the new, never a part.  Nothing is left on failure.
+ */
+int fpga_write_file_atomic(const char *path, const void *buf, size_t size,
+			   unsigned int mode);
 
 /* The simulated card's bitstream: its header, payload and CRC-32 */
 #define FPGA_SIM_PAYLOAD_MAX	(FPGA_SIM_BS_MAX_SIZE - \

@@ -15,6 +15,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,31 +194,78 @@ int fpga_read_file(const char *path, size_t max, uint8_t **buf, size_t *size)
 	return 0;
 }
 
-int fpga_write_file(const char *path, const void *buf, size_t size)
+/* All of @buf to @fd; 0 or a positive errno */
+static int fpga_write_all(int fd, const void *buf, size_t size)
 {
 	const uint8_t *p = buf;
-	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return fpga_set_error(errno, "%s: %s", path, strerror(errno));
 	while (size) {
 		ssize_t n = write(fd, p, size);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			err = n < 0 ? errno : EIO;
-			break;
-		}
+		if (n <= 0)
+			return n < 0 ? errno : EIO;
 		p += n;
 		size -= (size_t)n;
 	}
+	return 0;
+}
+
+int fpga_write_file(const char *path, const void *buf, size_t size)
+{
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return fpga_set_error(errno, "%s: %s", path, strerror(errno));
+	err = fpga_write_all(fd, buf, size);
 	if (close(fd) && !err)
 		err = errno;
 	if (err) {
 		unlink(path);
 		return fpga_set_error(err, "%s: %s", path, strerror(err));
+	}
+	return 0;
+}
+
+int fpga_write_file_atomic(const char *path, const void *buf, size_t size,
+			   unsigned int mode)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX + 32];
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int fd, err;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	/* hidden and without the name's suffix: readers of *.prom or *.json skip it */
+	if (snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, base) >=
+	    (int)sizeof(tmp))
+		return fpga_set_error(ENAMETOOLONG, "%s: name too long", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return fpga_set_error(errno, "cannot write %s: %s: %s", path, dir,
+				      strerror(errno));
+	err = fpga_write_all(fd, buf, size);
+	/* mkstemp's 0600 would keep out the readers, which run as others */
+	if (!err && (fchmod(fd, mode) || fsync(fd)))
+		err = errno;
+	if (close(fd) && !err)
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		return fpga_set_error(err, "%s: %s", tmp, strerror(err));
+	}
+	if (rename(tmp, path)) {
+		err = errno;
+		unlink(tmp);
+		return fpga_set_error(err, "cannot replace %s: %s", path,
+				      strerror(err));
 	}
 	return 0;
 }

@@ -24,6 +24,13 @@ const char *fpga_sysfs_root(void)
 	return root && *root ? root : "/sys";
 }
 
+const char *fpga_dev_root(void)
+{
+	const char *root = getenv("FPGA_DEV_ROOT");
+
+	return root && *root ? root : "/dev";
+}
+
 int fpga_sysfs_read(const char *path, char *buf, size_t size)
 {
 	ssize_t n;

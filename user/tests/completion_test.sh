@@ -46,7 +46,7 @@ offers()
 	fi
 }
 
-offers "fpgactl " "list info ps reset mmio dma errors irq perf trace sim gbs pr buf bind monitor metrics help"
+offers "fpgactl " "list info ps reset mmio dma errors irq perf trace sim gbs pr buf bind monitor metrics cdi help"
 offers "fpgactl mm" "mmio"
 offers "fpgactl --" "--json --pretty --version --help"
 offers "fpgactl mmio " "read write dump"
@@ -69,7 +69,7 @@ offers "fpgactl ps 3 " ""
 offers "fpgactl p" "ps perf pr"
 offers "fpgactl bind 3 " "uio port"
 offers "fpgactl irq wait 0 --" "--vector --timeout --json --pretty --help"
-offers "fpgactl help " "list info ps reset mmio dma errors irq perf trace sim gbs pr buf bind monitor metrics help"
+offers "fpgactl help " "list info ps reset mmio dma errors irq perf trace sim gbs pr buf bind monitor metrics cdi help"
 offers "fpgactl gbs " "make show"
 offers "fpgactl gbs make " "afu interface name payload out"
 offers "fpgactl gbs make afu " "nlb0 nlb3 helb"
@@ -87,6 +87,11 @@ offers "fpgactl metrics --" "--output --json --pretty --help"
 offers "fpgactl metrics --output $T/b" "$T/bus"
 offers "fpgactl metrics -o $T/b" "$T/bus"
 offers "fpgactl metrics --output x " ""
+offers "fpgactl cd" "cdi"
+offers "fpgactl cdi --" "--output --json --pretty --help"
+offers "fpgactl cdi --output $T/b" "$T/bus"
+offers "fpgactl cdi -o $T/b" "$T/bus"
+offers "fpgactl cdi --output x " ""
 
 echo "# completion: $((n - failed)) passed, $failed failed"
 [ "$failed" -eq 0 ]
