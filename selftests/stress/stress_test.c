@@ -214,7 +214,14 @@ static long nlb_copy_once(int role, unsigned int card, int index,
 	} else if (port_gone(fd)) {
 		sh->tolerated[role]++;
 	} else if (port_resets(card, index) != resets_before) {
-		sh->tolerated[role]++;	/* a reset stopped the AFU mid-copy */
+		/*
+		 * A reset stopped the AFU mid-copy, or came before the copy
+		 * started, which then runs after it and would write into
+		 * whatever next takes these IOVAs: stop it before they go
+		 * (the model acknowledges a reset only between runs)
+		 */
+		ioctl(fd, DFL_FPGA_PORT_RESET, 0);
+		sh->tolerated[role]++;
 	} else if (err) {
 		insane("NLB on card %u: %s with no reset and no unplug", card,
 		       strerror(-err));
