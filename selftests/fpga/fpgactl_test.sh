@@ -1326,12 +1326,19 @@ monitor_signal()
 	pid=$!
 	i=0
 	# Wait until it handles the signal: no race with its sigaction()
-	while [ $i -lt 100 ]; do
+	# (a loaded emulator once took more than 10 s to get there)
+	while [ $i -lt 600 ]; do
 		cgt=$(sed -n 's/^SigCgt:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
 		[ -n "$cgt" ] && [ $((0x$cgt & $2)) != 0 ] && break
 		sleep 0.1
 		i=$((i + 1))
 	done
+	[ $i -lt 600 ] || {
+		diag "monitor did not handle SIG$1 within 60 s"
+		kill -KILL $pid
+		wait $pid
+		return 1
+	}
 	kill -$1 $pid
 	wait $pid
 	rc=$?

@@ -103,11 +103,15 @@ int fc_cmd_monitor(const struct fc_cmd *cmd, int argc, char **argv)
 	if (json)
 		fc_json = true;
 
-	if (fpga_nl_monitor_open(&mon, fc_monitor_print, &m))
-		return fc_lib_err();
-	/* No SA_RESTART: poll() returns at once with EINTR */
+	/*
+	 * Before the socket: a signal while it opens (a slow host) still
+	 * ends the monitor cleanly.  No SA_RESTART: poll() returns at once
+	 * with EINTR.
+	 */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (fpga_nl_monitor_open(&mon, fc_monitor_print, &m))
+		return fc_lib_err();
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += timeout;
 
