@@ -256,11 +256,11 @@ int fc_cmd_cdi(const struct fc_cmd *cmd, int argc, char **argv)
 	ret = fc_parse_args(cmd, argc, argv, opts, 0, 0, &a);
 	if (ret)
 		return ret;
-	if (output_set && !*output)
-		return fc_usage_err(cmd, "--output: empty file name");
-	if (output_set && output[strlen(output) - 1] == '/')
-		return fc_usage_err(cmd, "--output: '%s' is a directory, not a file",
-				    output);
+	if (output_set) {
+		ret = fc_check_output(cmd, output);
+		if (ret)
+			return ret;
+	}
 	if (fc_json)
 		return fc_usage_err(cmd, "the output is a CDI spec, JSON already: no -j or -p");
 	/* No bus (no card driver loaded): no device */

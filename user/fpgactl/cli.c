@@ -23,6 +23,16 @@ void fc_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int fc_check_output(const struct fc_cmd *cmd, const char *output)
+{
+	if (!*output)
+		return fc_usage_err(cmd, "--output: empty file name");
+	if (output[strlen(output) - 1] == '/')
+		return fc_usage_err(cmd, "--output: '%s' is a directory, not a file",
+				    output);
+	return 0;
+}
+
 int fc_usage_err(const struct fc_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;

@@ -107,6 +107,8 @@ int fc_port_open(const struct fc_cmd *cmd, const char *spec,
 /* "fpgactl: ..." on stderr */
 void fc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A usage error: the message, then where to find help; returns FC_USAGE */
+/* An --output FILE argument: a name, not a directory (usage error) */
+int fc_check_output(const struct fc_cmd *cmd, const char *output);
 int fc_usage_err(const struct fc_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The library's last message; returns FC_FAIL */
