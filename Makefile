@@ -188,10 +188,17 @@ $(BUILD)/ynl-root: scripts/build/ynl-stage.sh scripts/build/linux-source.sh \
 		Documentation/netlink/specs/fpga.yaml selftests/fpga/ynl_test.py
 	scripts/build/ynl-stage.sh $@
 
-initramfs: stage $(YNL_ROOT) $(if $(filter build,$(VM_MODULES)),modules)
+# podman, crun and conmon for selftests/container (empty without podman)
+CONTAINER_ROOT = $(BUILD)/container-root
+
+$(CONTAINER_ROOT): scripts/vm/container-stage.sh scripts/vm/containers/containers.conf \
+		scripts/vm/containers/storage.conf $(wildcard /usr/bin/podman)
+	scripts/vm/container-stage.sh $@
+
+initramfs: stage $(YNL_ROOT) $(CONTAINER_ROOT) $(if $(filter build,$(VM_MODULES)),modules)
 	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) \
 		scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs.cpio $(BUILD)/stage \
-		$(OPAE_ROOT) $(YNL_ROOT)
+		$(OPAE_ROOT) $(YNL_ROOT) $(CONTAINER_ROOT)
 
 # The OPAE SDK from ../shared/third_party, built once and cached
 opae:
@@ -216,11 +223,12 @@ check-run: initramfs
 # VM_TESTS=... (SUITE_KVER: by default the suite's own generic kernel)
 SUITE ?=
 SUITE_KVER ?=
-check-suite-run: stage $(YNL_ROOT)
+check-suite-run: stage $(YNL_ROOT) $(CONTAINER_ROOT)
 	@[ -n "$(SUITE)" ] || { echo "make check-suite-run: SUITE=trixie or SUITE=sid" >&2; exit 2; }
 	scripts/vm/suite-vm.sh $(SUITE) \
 		$(or $(SUITE_KVER),$$(head -n 1 $$(scripts/build/suite-root.sh $(SUITE))/kernels)) \
-		$(BUILD)/initramfs-$(SUITE).cpio $(BUILD)/stage $(OPAE_ROOT) $(YNL_ROOT) -- \
+		$(BUILD)/initramfs-$(SUITE).cpio $(BUILD)/stage $(OPAE_ROOT) $(YNL_ROOT) \
+		$(CONTAINER_ROOT) -- \
 		--log-dir $(BUILD)/logs --name $(SUITE) \
 		$(if $(VM_TIMEOUT),--timeout $(VM_TIMEOUT)) --tests "$(VM_TESTS)"
 
@@ -237,9 +245,9 @@ kernels-newest:
 # make check's image for such a kernel, with the modules its matrix step
 # has just built: make suite-initramfs SUITE=... SUITE_KVER=... SUITE_IMAGE=...
 SUITE_IMAGE ?= $(BUILD)/initramfs-$(SUITE)-$(SUITE_KVER).cpio
-suite-initramfs: stage $(YNL_ROOT)
+suite-initramfs: stage $(YNL_ROOT) $(CONTAINER_ROOT)
 	scripts/vm/suite-vm.sh --built $(SUITE) $(SUITE_KVER) $(SUITE_IMAGE) \
-		$(BUILD)/stage $(OPAE_ROOT) $(YNL_ROOT) > /dev/null
+		$(BUILD)/stage $(OPAE_ROOT) $(YNL_ROOT) $(CONTAINER_ROOT) > /dev/null
 
 demo:
 	@scripts/build/deps.sh --check >/dev/null || scripts/build/deps.sh

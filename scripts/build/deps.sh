@@ -35,6 +35,9 @@ here=$(dirname "$0")
 # the CDI library's JSON schema (schema/schema.json under /usr/share/gocode),
 # which checks fpgactl cdi's spec in make check (on trixie a transitional
 # package for golang-tags.cncf-container-device-interface-dev).
+# podman, crun, conmon: the container engine selftests/container runs in
+# the VM (scripts/vm/container-stage.sh copies them into its image; they
+# run nothing on the host).
 COMMON="
 	linux-image-amd64 linux-perf
 	build-essential pkg-config bc flex bison libelf-dev libssl-dev
@@ -47,6 +50,7 @@ COMMON="
 	linux-source-6.12 python3-yaml python3-jsonschema
 	debootstrap libsensors5 prometheus
 	golang-github-container-orchestrated-devices-container-device-interface-dev
+	podman crun conmon
 "
 # The release's own: the headers of every kernel it ships (the build
 # matrix; Debian's 6.12 headers pull their images in, which the VM boots)
