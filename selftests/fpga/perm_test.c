@@ -341,7 +341,8 @@ static int write_at(const char *dir, const char *attr, const char *val)
 	return val ? sysfs_write(path, val) : write_back(path);
 }
 
-static int op_sysfs(struct cell *c)
+/* The sysfs directory a row's attribute is in; "" where there is none */
+static const char *row_dir(const struct cell *c)
 {
 	const struct world *w = c->w;
 	const char *dirs[] = {
@@ -351,10 +352,26 @@ static int op_sysfs(struct cell *c)
 		[HWMON_DIR] = w->hwmon_sys,
 	};
 
+	return dirs[c->row->dir];
+}
+
+static int op_sysfs(struct cell *c)
+{
+	const char *dir = row_dir(c);
+
 	/* A kernel without hwmon (the debug kernel): nothing to check */
-	if (!*dirs[c->row->dir])
+	if (!*dir)
 		return -ENOSYS;
-	return write_at(dirs[c->row->dir], c->row->attr, c->row->value);
+	return write_at(dir, c->row->attr, c->row->value);
+}
+
+/* Reading the attribute, for the files only root may read (mode 0400) */
+static int op_sysfs_read(struct cell *c)
+{
+	char path[PATH_MAX], v[128];
+
+	snprintf(path, sizeof(path), "%s/%s", row_dir(c), c->row->attr);
+	return sysfs_read(path, v, sizeof(v));
 }
 
 static int op_new_device(struct cell *c)
@@ -477,7 +494,7 @@ static void port_errors_cleared(struct world *w)
 #define MAP_RW		{ BOTH(0), { 0, EPERM }, BOTH(EACCES), BOTH(EACCES) }
 /* reprograms the card: a writer with CAP_SYS_ADMIN */
 #define ADMIN		{ BOTH(0), BOTH(EPERM), BOTH(EBADF), BOTH(EACCES) }
-/* sysfs: mode 0644 or 0200, root's */
+/* sysfs: mode 0644, 0200 or 0400, root's */
 #define ROOT_FILE	{ BOTH(0), BOTH(EACCES), BOTH(EACCES), BOTH(EACCES) }
 /* netlink: CAP_NET_ADMIN */
 #define NET_ADMIN	{ BOTH(0), BOTH(EPERM), BOTH(EPERM), BOTH(EPERM) }
@@ -596,6 +613,9 @@ static const struct perm_row rows[] = {
 	{ .what = "`fpga-fme.N/errors/inject_errors`", .op = op_sysfs,
 	  .dir = FME_DIR, .attr = "errors/inject_errors",
 	  .expect = ROOT_FILE },
+	{ .what = "`fpga-fme.N/counters/*` read (`dma_rd_bytes`)",
+	  .op = op_sysfs_read, .dir = FME_DIR,
+	  .attr = "counters/dma_rd_bytes", .expect = ROOT_FILE },
 	{ .what = "hwmon `dfl_fme_power` `power1_max`", .op = op_sysfs,
 	  .dir = HWMON_DIR, .attr = "power1_max", .expect = ROOT_FILE },
 	{ .what = "hwmon `dfl_fme_power` `power1_crit`", .op = op_sysfs,
