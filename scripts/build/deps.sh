@@ -36,8 +36,8 @@ here=$(dirname "$0")
 # which checks fpgactl cdi's spec in make check (on trixie a transitional
 # package for golang-tags.cncf-container-device-interface-dev).
 # podman, crun, conmon: the container engine selftests/container runs in
-# the VM (scripts/vm/container-stage.sh copies them into its image; they
-# run nothing on the host).
+# the VM (scripts/vm/container-stage.sh copies them into its image; on
+# the host only the package's podman.socket is enabled, and not used).
 COMMON="
 	linux-image-amd64 linux-perf
 	build-essential pkg-config bc flex bison libelf-dev libssl-dev

@@ -30,9 +30,10 @@ copy()
 for tool in podman crun conmon; do
 	copy "$(command -v $tool)"
 done
-# podman's helpers where the package keeps them (catatonit for --init,
-# rootlessport, ...), and the default seccomp profile of containers-common
-for f in /usr/libexec/podman/* /usr/share/containers/seccomp.json \
+# podman's helpers where the packages keep them (podman 5 needs netavark
+# even for --network none), and containers-common's seccomp profile
+for f in /usr/libexec/podman/* /usr/lib/podman/* \
+	 /usr/share/containers/seccomp.json \
 	 /usr/share/containers/containers.conf; do
 	[ ! -f "$f" ] || copy "$f"
 done
