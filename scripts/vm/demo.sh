@@ -5,10 +5,9 @@
 # install, a simulated card being created and enumerated, and fpgactl
 # driving it: info, MMIO, a DMA loopback through the card's IOMMU counted
 # by perf on the card's PMU, an interrupt, who holds a port (fpgactl ps),
-# error injection, partial
-# reconfiguration of a port from a GBS file, OPAE's
-# fpgainfo and hello_fpga unchanged (when make opae built them), and
-# hot-unplug.
+# error injection, partial reconfiguration of a port from a GBS file,
+# OPAE's fpgainfo and hello_fpga unchanged (when make opae built them), a
+# podman container given one port through CDI, and hot-unplug.
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; sh -c "$*"; }
 
 echo "== FPGA accelerator suite demo on $(uname -r) =="
@@ -35,6 +34,19 @@ if command -v hello_fpga > /dev/null; then
 	step "hello_fpga    # OPAE's sample, unchanged: NLB0 through /dev/dfl-port.N"
 else
 	echo "(OPAE's fpgainfo and hello_fpga are not in this image: make opae)"
+fi
+if command -v podman > /dev/null; then
+	# A container given port 0 by its CDI name (Documentation/containers.md)
+	. /ksft/container/container_lib.sh
+	container_cgroup && container_rootfs /tmp/ctr 1000 200
+	card=$(basename "$(readlink -f /sys/bus/fpga_sim/devices/fpga_sim1/pci_function)" | tr : -)
+	mkdir -p /var/run/cdi
+	step "fpgactl cdi --output /var/run/cdi/fpga-suite.json && grep '\"name\"' /var/run/cdi/fpga-suite.json"
+	step "podman run -d --name job --network none --user 1000 --device fpga-suite.org/port=$card-port0 --rootfs /tmp/ctr sh -c 'ls /dev; fpgactl irq wait \$FPGA_PORT --timeout 30000' > /dev/null; sleep 3; fpgactl ps    # the container's process holds the port"
+	step "fpgactl mmio write 0 0x180 1; podman wait job > /dev/null; podman logs job; podman rm job > /dev/null"
+	container_rootfs_remove /tmp/ctr
+else
+	echo "(podman is not in this image: make deps)"
 fi
 step "fpgactl sim add 9 7    # bad input gets a clear error"
 step "fpgactl sim del 1 && fpgactl list"

@@ -2,6 +2,14 @@
 # The root directory of a container in the VM, for the container tests
 # and make demo (sourced): nothing to download, a few mounts.
 
+# container_cgroup: cgroup v2 mounted, where crun puts each container and
+# its device filter (the VM's init mounts none)
+container_cgroup()
+{
+	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
+		mount -t cgroup2 cgroup2 /sys/fs/cgroup
+}
+
 # container_rootfs DIR UID FPGA_GID: DIR becomes a container's root: the
 # VM's binaries and libraries bound read-only, its own /etc naming the
 # user UID ("worker") and group fpga (FPGA_GID), a /out anyone may write

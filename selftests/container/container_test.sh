@@ -51,10 +51,7 @@ setup()
 	done
 	FPGA_GID=$(awk -F: '$1 == "fpga" { print $3 }' /etc/group)
 	[ -n "$FPGA_GID" ] || { ktap_plan 0 "no group fpga"; exit 1; }
-	# cgroup v2, where crun puts each container and its device filter
-	grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
-		mount -t cgroup2 cgroup2 /sys/fs/cgroup ||
-		{ ktap_plan 0 "cannot mount cgroup2"; exit 1; }
+	container_cgroup || { ktap_plan 0 "cannot mount cgroup2"; exit 1; }
 	modprobe fpga_sim && modprobe fpga_port && modprobe fpga_fme ||
 		{ ktap_plan 0 "modules failed to load"; exit 1; }
 	fpgactl -j sim add "$SIM_ID" 2 > "$T/sim" ||
