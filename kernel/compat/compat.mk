@@ -66,3 +66,13 @@ ccflags-y += $(call fpga_compat_test,VMA_IS_COW_MAPPING,linux/mm.h,fpga_vma_is_c
 # vm_ops->mapped() for what needs the mapping made
 fpga_uio_mmap_prepare := (*mmap_prepare)(struct uio_info *info
 ccflags-y += $(call fpga_compat_test,UIO_MMAP_PREPARE,linux/uio_driver.h,fpga_uio_mmap_prepare)
+# 6.5: DRM's fdinfo: drm_show_fdinfo() prints drm-driver and drm-client-id,
+# then drm_driver.show_fdinfo() the driver's keys
+fpga_drm_show_fdinfo := (*show_fdinfo)(struct drm_printer *p, struct drm_file *f);
+ccflags-y += $(call fpga_compat_test,DRM_SHOW_FDINFO,drm/drm_drv.h,fpga_drm_show_fdinfo)
+# 6.5: a GEM object's status() says whether it is resident, for fdinfo
+fpga_drm_gem_status := (*status)(struct drm_gem_object *obj);
+ccflags-y += $(call fpga_compat_test,DRM_GEM_STATUS,drm/drm_gem.h,fpga_drm_gem_status)
+# 6.5: drm_show_memory_stats() sums a file's objects by their status()
+fpga_drm_show_memory_stats := void drm_show_memory_stats(struct drm_printer *p, struct drm_file *file);
+ccflags-y += $(call fpga_compat_test,DRM_SHOW_MEMORY_STATS,drm/drm_file.h,fpga_drm_show_memory_stats)

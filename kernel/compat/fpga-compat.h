@@ -422,4 +422,168 @@ fpga_compat_uio_mmap(struct uio_info *info, struct vm_area_struct *vma,
 }
 #endif
 
+/*
+ * 6.5: DRM's fdinfo.  drm_show_fdinfo(), the file's f_op->show_fdinfo,
+ * prints drm-driver and drm-client-id (drm_file.client_id, new too) and
+ * calls drm_driver.show_fdinfo() for the driver's keys;
+ * drm_show_memory_stats() prints drm-*-memory from the objects the file
+ * has handles of, resident as their drm_gem_object_funcs.status() says.
+ * 6.1 has none of it.  A DRM driver of the suite writes, once for all:
+ *  - its show_fdinfo() as 6.5 declares it, which prints its memory with
+ *    fpga_compat_drm_show_memory_stats(p, file, status), and
+ *    FPGA_COMPAT_DEFINE_DRM_SHOW_FDINFO(show, type, member) after it;
+ *  - FPGA_COMPAT_DRM_SHOW_FDINFO(show) in its drm_driver and
+ *    FPGA_COMPAT_DRM_FOPS_SHOW_FDINFO(show) in its file_operations;
+ *  - a struct fpga_compat_drm_client @member in its drm_file.driver_priv
+ *    (a @type), given to fpga_compat_drm_client_open() when it opens;
+ *  - its objects' status() as 6.5 declares it, in their funcs with
+ *    FPGA_COMPAT_DRM_GEM_STATUS(status).
+ * On 6.1 the macro defines the f_op of it all, which prints the same keys
+ * with a client id of the driver's own (unique among its files, not among
+ * all DRM files: pair it with drm-driver).  Where a member is missing, the
+ * stub takes its argument as variadic and drops it.
+ */
+#ifdef FPGA_HAVE_DRM_SHOW_FDINFO
+/* The core keeps the id: nothing to keep */
+struct fpga_compat_drm_client {
+};
+
+static inline void
+fpga_compat_drm_client_open(struct fpga_compat_drm_client *client)
+{
+}
+
+#define FPGA_COMPAT_DRM_SHOW_FDINFO(show)	.show_fdinfo = (show),
+#define FPGA_COMPAT_DRM_FOPS_SHOW_FDINFO(...)	.show_fdinfo = drm_show_fdinfo,
+#define FPGA_COMPAT_DEFINE_DRM_SHOW_FDINFO(show, type, member)		\
+	static_assert(__same_type(&(show),				\
+		typeof_member(struct drm_driver, show_fdinfo)) &&	\
+		__same_type(typeof_member(type, member),		\
+			    struct fpga_compat_drm_client))
+#else
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_print.h>
+
+struct fpga_compat_drm_client {
+	u64 id;
+};
+
+/* One counter for the object file that calls it: the driver's main one */
+static inline void
+fpga_compat_drm_client_open(struct fpga_compat_drm_client *client)
+{
+	static atomic64_t ids;
+
+	client->id = atomic64_inc_return(&ids);
+}
+
+static inline void
+fpga_compat_drm_show_fdinfo(struct seq_file *m, struct file *f,
+			    void (*show)(struct drm_printer *p,
+					 struct drm_file *file),
+			    const struct fpga_compat_drm_client *client)
+{
+	struct drm_file *file = f->private_data;
+	struct drm_device *dev = file->minor->dev;
+	struct drm_printer p = drm_seq_file_printer(m);
+	int idx;
+
+	/* Nothing to say of a device that is gone, as 6.5 */
+	if (!drm_dev_enter(dev, &idx))
+		return;
+	drm_printf(&p, "drm-driver:\t%s\n", dev->driver->name);
+	drm_printf(&p, "drm-client-id:\t%llu\n", client->id);
+	show(&p, file);
+	drm_dev_exit(idx);
+}
+
+#define FPGA_COMPAT_DRM_SHOW_FDINFO(...)
+#define FPGA_COMPAT_DRM_FOPS_SHOW_FDINFO(show)	.show_fdinfo = show##_f_op,
+#define FPGA_COMPAT_DEFINE_DRM_SHOW_FDINFO(show, type, member)		\
+static void show##_f_op(struct seq_file *m, struct file *f)		\
+{									\
+	struct drm_file *file = f->private_data;			\
+									\
+	fpga_compat_drm_show_fdinfo(m, f, show,				\
+		file->driver_priv + offsetof(type, member));		\
+}									\
+static_assert(__same_type(&show##_f_op,					\
+	typeof_member(const struct file_operations, show_fdinfo)))
+#endif
+
+#ifdef FPGA_HAVE_DRM_GEM_STATUS
+#define FPGA_COMPAT_DRM_GEM_STATUS(fn)		.status = (fn),
+#else
+#define FPGA_COMPAT_DRM_GEM_STATUS(...)
+
+enum drm_gem_object_status {
+	DRM_GEM_OBJECT_RESIDENT		= BIT(0),
+	DRM_GEM_OBJECT_PURGEABLE	= BIT(1),
+};
+#endif
+
+#ifdef FPGA_HAVE_DRM_SHOW_MEMORY_STATS
+/* The core asks each object's status() itself: the argument is dropped */
+#define fpga_compat_drm_show_memory_stats(p, file, ...) \
+	drm_show_memory_stats(p, file)
+#else
+#include <linux/dma-resv.h>
+#include <linux/sizes.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+
+/* In the largest of B, KiB, MiB that keeps it exact, as 6.12 prints it */
+static inline void fpga_compat_drm_print_memory(struct drm_printer *p,
+						const char *key, u64 bytes)
+{
+	const char *unit = "";
+
+	if (bytes && IS_ALIGNED(bytes, SZ_1M)) {
+		bytes >>= 20;
+		unit = " MiB";
+	} else if (bytes && IS_ALIGNED(bytes, SZ_1K)) {
+		bytes >>= 10;
+		unit = " KiB";
+	}
+	drm_printf(p, "drm-%s-memory:\t%llu%s\n", key, bytes, unit);
+}
+
+/*
+ * The keys 6.12's drm_show_memory_stats() prints but purgeable (nothing
+ * of the suite's is): every object @file has a handle of counts, whole,
+ * in total; in shared if another handle or a dma-buf has it too; in
+ * resident if @status says so; in active if a fence on it is pending.
+ */
+static inline void
+fpga_compat_drm_show_memory_stats(struct drm_printer *p, struct drm_file *file,
+				  enum drm_gem_object_status
+				  (*status)(struct drm_gem_object *obj))
+{
+	u64 total = 0, shared = 0, resident = 0, active = 0;
+	struct drm_gem_object *obj;
+	int id;
+
+	/* The handles' references keep each object alive under the lock */
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, id) {
+		total += obj->size;
+		if (obj->handle_count > 1 || obj->dma_buf)
+			shared += obj->size;
+		if (status(obj) & DRM_GEM_OBJECT_RESIDENT)
+			resident += obj->size;
+		if (!dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_READ))
+			active += obj->size;
+	}
+	spin_unlock(&file->table_lock);
+
+	fpga_compat_drm_print_memory(p, "total", total);
+	fpga_compat_drm_print_memory(p, "shared", shared);
+	fpga_compat_drm_print_memory(p, "active", active);
+	fpga_compat_drm_print_memory(p, "resident", resident);
+}
+#endif
+
 #endif /* FPGA_COMPAT_H */

@@ -105,6 +105,24 @@ static int vgem_ext_bo_mmap(struct drm_gem_object *obj,
 	return ret ? ret : drm_gem_shmem_object_mmap(obj, vma);
 }
 
+/*
+ * Whether the buffer has its pages: shmem's, got when first needed, or an
+ * import's, the exporter's, mapped for as long as it lives.  A snapshot.
+ */
+static bool vgem_ext_bo_resident(struct drm_gem_object *obj)
+{
+	return obj->import_attach || READ_ONCE(to_drm_gem_shmem_obj(obj)->pages);
+}
+
+/*
+ * drm_gem_object_funcs.status, for fdinfo's drm-resident-memory; called
+ * under the file's table_lock.  Nothing is purgeable: there is no madvise.
+ */
+enum drm_gem_object_status vgem_ext_bo_status(struct drm_gem_object *obj)
+{
+	return vgem_ext_bo_resident(obj) ? DRM_GEM_OBJECT_RESIDENT : 0;
+}
+
 /* The shmem helpers' object functions, with our free(), pin() and mmap() */
 static const struct drm_gem_object_funcs vgem_ext_bo_funcs = {
 	.free		= vgem_ext_bo_free,
@@ -116,6 +134,7 @@ static const struct drm_gem_object_funcs vgem_ext_bo_funcs = {
 	.vunmap		= drm_gem_shmem_object_vunmap,
 	.mmap		= vgem_ext_bo_mmap,
 	.vm_ops		= &drm_gem_shmem_vm_ops,
+	FPGA_COMPAT_DRM_GEM_STATUS(vgem_ext_bo_status)
 };
 
 /*
@@ -277,7 +296,6 @@ int vgem_ext_bo_info_ioctl(struct drm_device *dev, void *data,
 			   struct drm_file *file)
 {
 	struct drm_vgem_ext_bo_info *args = data;
-	struct drm_gem_shmem_object *shmem;
 	struct drm_gem_object *obj;
 	u32 flags;
 	int ret;
@@ -287,7 +305,6 @@ int vgem_ext_bo_info_ioctl(struct drm_device *dev, void *data,
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
-	shmem = to_drm_gem_shmem_obj(obj);
 
 	ret = vgem_ext_bo_offset(obj, &args->offset);
 	if (ret)
@@ -299,7 +316,7 @@ int vgem_ext_bo_info_ioctl(struct drm_device *dev, void *data,
 		flags |= VGEM_EXT_BO_IMPORTED;
 	else if (READ_ONCE(obj->dma_buf))
 		flags |= VGEM_EXT_BO_EXPORTED;
-	if (obj->import_attach || READ_ONCE(shmem->pages))
+	if (vgem_ext_bo_resident(obj))
 		flags |= VGEM_EXT_BO_RESIDENT;
 	if (!dma_resv_test_signaled(obj->resv, DMA_RESV_USAGE_READ))
 		flags |= VGEM_EXT_BO_BUSY;

@@ -21,6 +21,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_prime.h>
+#include <drm/drm_print.h>
 #include <drm/vgem_ext_drm.h>
 
 #include "fpga-compat.h"
@@ -36,6 +37,7 @@ static int vgem_ext_open(struct drm_device *dev, struct drm_file *file)
 	if (!vfile)
 		return -ENOMEM;
 	vgem_ext_fence_open(vfile);
+	fpga_compat_drm_client_open(&vfile->client);
 	file->driver_priv = vfile;
 	return 0;
 }
@@ -59,7 +61,24 @@ static const struct drm_ioctl_desc vgem_ext_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 };
 
-DEFINE_DRM_GEM_FOPS(vgem_ext_fops);
+/*
+ * drm_driver.show_fdinfo: after drm-driver and drm-client-id, the memory
+ * of the buffers the file has handles of, by DRM's keys
+ * (Documentation/fdinfo.md)
+ */
+static void vgem_ext_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	fpga_compat_drm_show_memory_stats(p, file, vgem_ext_bo_status);
+}
+
+FPGA_COMPAT_DEFINE_DRM_SHOW_FDINFO(vgem_ext_show_fdinfo, struct vgem_ext_file,
+				   client);
+
+static const struct file_operations vgem_ext_fops = {
+	.owner		= THIS_MODULE,
+	DRM_GEM_FOPS,
+	FPGA_COMPAT_DRM_FOPS_SHOW_FDINFO(vgem_ext_show_fdinfo)
+};
 
 static const struct drm_driver vgem_ext_driver = {
 	.driver_features	= DRIVER_GEM | DRIVER_RENDER,
@@ -68,6 +87,7 @@ static const struct drm_driver vgem_ext_driver = {
 	.ioctls			= vgem_ext_ioctls,
 	.num_ioctls		= ARRAY_SIZE(vgem_ext_ioctls),
 	.fops			= &vgem_ext_fops,
+	FPGA_COMPAT_DRM_SHOW_FDINFO(vgem_ext_show_fdinfo)
 
 	.gem_create_object	= vgem_ext_bo_create_object,
 	.dumb_create		= vgem_ext_dumb_create,

@@ -14,6 +14,8 @@
 #include <drm/drm_device.h>
 #include <drm/drm_gem_shmem_helper.h>
 
+#include "fpga-compat.h"
+
 struct dma_buf;
 struct drm_file;
 struct drm_mode_create_dumb;
@@ -38,11 +40,13 @@ struct vgem_ext_device {
  *		FENCE_SIGNAL, by id; closing the file signals them
  * @num_fences:	entries in @fences, or being attached: at most
  *		VGEM_EXT_FENCES_PER_FILE
+ * @client:	what fdinfo's drm-client-id needs where the core has none
  */
 struct vgem_ext_file {
 	struct mutex fence_lock;	/* fences, num_fences */
 	struct idr fences;
 	unsigned int num_fences;
+	struct fpga_compat_drm_client client;
 };
 
 /**
@@ -66,6 +70,7 @@ static inline struct vgem_ext_bo *to_vgem_ext_bo(struct drm_gem_object *obj)
 }
 
 /* vgem_ext_bo.c */
+enum drm_gem_object_status vgem_ext_bo_status(struct drm_gem_object *obj);
 struct drm_gem_object *vgem_ext_bo_create_object(struct drm_device *dev,
 						 size_t size);
 int vgem_ext_dumb_create(struct drm_file *file, struct drm_device *dev,

@@ -5,11 +5,11 @@
  * bad flags/pad/handles/fences, busy and timed-out fences, dma-buf
  * export/mmap/poll under read and write fences, import from Debian's vgem,
  * read-only dma-bufs that stay read-only when imported, a buffer shared by
- * two processes, unload refused while anything is alive; then the link to
- * the FPGA port: the simulated card's NLB0 copies into and out of vgem_ext
- * (and vgem) buffers mapped as dma-bufs, with the completion fence, what a
- * read-only dma-buf or mapping refuses, and the card is removed while a
- * dma-buf is mapped.
+ * two processes, what fdinfo says a file uses, unload refused while
+ * anything is alive; then the link to the FPGA port: the simulated card's
+ * NLB0 copies into and out of vgem_ext (and vgem) buffers mapped as
+ * dma-bufs, with the completion fence, what a read-only dma-buf or mapping
+ * refuses, and the card is removed while a dma-buf is mapped.
  */
 #include <signal.h>
 #include <sys/eventfd.h>
@@ -300,6 +300,124 @@ TEST_F(vgem, second_client)
 	munmap(b, 8192);
 	close(dmabuf);
 	close(fd2);
+}
+
+/*
+ * The value of @key in /proc/self/fdinfo/@fd, after its tab: 0, or
+ * -ENOENT without the key
+ */
+static int vgem_fdinfo(int fd, const char *key, char *val, size_t len)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	int ret = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (ret && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || strncmp(line + klen, ":\t", 2))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(val, len, "%s", line + klen + 2);
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * A DRM memory key of @fd in bytes: "N", "N KiB" or "N MiB"
+ * (drm-usage-stats.rst); -1 without the key or if it does not parse
+ */
+static long long vgem_fdinfo_bytes(int fd, const char *key)
+{
+	unsigned long long n;
+	char val[64], unit[8] = "";
+	int got;
+
+	if (vgem_fdinfo(fd, key, val, sizeof(val)))
+		return -1;
+	got = sscanf(val, "%llu %7s", &n, unit);
+	if (got == 1)
+		return n;
+	if (got == 2 && !strcmp(unit, "KiB"))
+		return n << 10;
+	if (got == 2 && !strcmp(unit, "MiB"))
+		return n << 20;
+	return -1;
+}
+
+/*
+ * fdinfo: DRM's keys, on the card and the render node; a client id per
+ * open file, the same through a dup()
+ */
+TEST_F(vgem, fdinfo_driver_and_client_id)
+{
+	char drv[64], id[32], id2[32], id_dup[32];
+	int render, dup_fd;
+
+	ASSERT_EQ(0, vgem_fdinfo(self->fd, "drm-driver", drv, sizeof(drv)));
+	EXPECT_STREQ("vgem_ext", drv);
+	ASSERT_EQ(0, vgem_fdinfo(self->fd, "drm-client-id", id, sizeof(id)));
+
+	render = drm_open_driver("vgem_ext", "renderD");
+	ASSERT_GE(render, 0);
+	ASSERT_EQ(0, vgem_fdinfo(render, "drm-driver", drv, sizeof(drv)));
+	EXPECT_STREQ("vgem_ext", drv);
+	ASSERT_EQ(0, vgem_fdinfo(render, "drm-client-id", id2, sizeof(id2)));
+	EXPECT_STRNE(id, id2);
+
+	dup_fd = dup(self->fd);
+	ASSERT_GE(dup_fd, 0);
+	ASSERT_EQ(0, vgem_fdinfo(dup_fd, "drm-client-id", id_dup,
+				 sizeof(id_dup)));
+	EXPECT_STREQ(id, id_dup);
+	close(dup_fd);
+	close(render);
+}
+
+/*
+ * fdinfo's memory keys count the buffers this file has handles of: a
+ * populated buffer is in total and resident until its handle is closed,
+ * and shared only once exported
+ */
+TEST_F(vgem, fdinfo_memory)
+{
+	const long long len = 3 * MiB;
+	struct drm_vgem_ext_bo_create c;
+	long long total, resident;
+	int fd, dmabuf;
+
+	/* A file of its own: nothing but this test's buffer counts */
+	fd = drm_open_driver("vgem_ext", "renderD");
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(0, vgem_fdinfo_bytes(fd, "drm-total-memory"));
+
+	ASSERT_EQ(0, vgem_ext_create(fd, len, VGEM_EXT_BO_POPULATE, &c));
+	total = vgem_fdinfo_bytes(fd, "drm-total-memory");
+	resident = vgem_fdinfo_bytes(fd, "drm-resident-memory");
+	EXPECT_GE(total, len);
+	EXPECT_GE(resident, len);
+	EXPECT_EQ(0, vgem_fdinfo_bytes(fd, "drm-shared-memory"));
+
+	/* An export shares it */
+	dmabuf = prime_export(fd, c.handle);
+	ASSERT_GE(dmabuf, 0);
+	EXPECT_GE(vgem_fdinfo_bytes(fd, "drm-shared-memory"), len);
+
+	/* Closed: no longer counted here (the dma-buf keeps the pages) */
+	ASSERT_EQ(0, gem_close(fd, c.handle));
+	EXPECT_LE(vgem_fdinfo_bytes(fd, "drm-total-memory"), total - len);
+	EXPECT_GE(vgem_fdinfo_bytes(fd, "drm-total-memory"), 0);
+	/* 6.12 on prints no resident key for a file without buffers */
+	EXPECT_GE(resident - len,
+		  vgem_fdinfo_bytes(fd, "drm-resident-memory"));
+	EXPECT_EQ(0, vgem_fdinfo_bytes(fd, "drm-shared-memory"));
+	close(dmabuf);
+	close(fd);
 }
 
 TEST_F(vgem, busy_fence)
