@@ -715,33 +715,6 @@ TEST(port_cannot_reach_another_ports_buffers)
 	run_cmd("modprobe -r fpga_port fpga_sim fpga_dfl");
 }
 
-/*
- * The value of @key in the fdinfo of @fd: 0 and the text after the tab,
- * or -ENOENT without it
- */
-static int fdinfo_get(int fd, const char *key, char *val, size_t len)
-{
-	char path[64], line[256];
-	size_t klen = strlen(key);
-	int ret = -ENOENT;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (ret && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) || line[klen] != ':' ||
-		    line[klen + 1] != '\t')
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(val, len, "%s", line + klen + 2);
-		ret = 0;
-	}
-	fclose(f);
-	return ret;
-}
-
 /* A number of the fdinfo of @fd ("64 KiB" reads as 64), -1 without it */
 static long long fdinfo_num(int fd, const char *key)
 {

@@ -303,32 +303,6 @@ TEST_F(vgem, second_client)
 }
 
 /*
- * The value of @key in /proc/self/fdinfo/@fd, after its tab: 0, or
- * -ENOENT without the key
- */
-static int vgem_fdinfo(int fd, const char *key, char *val, size_t len)
-{
-	char path[64], line[256];
-	size_t klen = strlen(key);
-	int ret = -ENOENT;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (ret && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) || strncmp(line + klen, ":\t", 2))
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(val, len, "%s", line + klen + 2);
-		ret = 0;
-	}
-	fclose(f);
-	return ret;
-}
-
-/*
  * A DRM memory key of @fd in bytes: "N", "N KiB" or "N MiB"
  * (drm-usage-stats.rst); -1 without the key or if it does not parse
  */
@@ -338,7 +312,7 @@ static long long vgem_fdinfo_bytes(int fd, const char *key)
 	char val[64], unit[8] = "";
 	int got;
 
-	if (vgem_fdinfo(fd, key, val, sizeof(val)))
+	if (fdinfo_get(fd, key, val, sizeof(val)))
 		return -1;
 	got = sscanf(val, "%llu %7s", &n, unit);
 	if (got == 1)
@@ -359,20 +333,20 @@ TEST_F(vgem, fdinfo_driver_and_client_id)
 	char drv[64], id[32], id2[32], id_dup[32];
 	int render, dup_fd;
 
-	ASSERT_EQ(0, vgem_fdinfo(self->fd, "drm-driver", drv, sizeof(drv)));
+	ASSERT_EQ(0, fdinfo_get(self->fd, "drm-driver", drv, sizeof(drv)));
 	EXPECT_STREQ("vgem_ext", drv);
-	ASSERT_EQ(0, vgem_fdinfo(self->fd, "drm-client-id", id, sizeof(id)));
+	ASSERT_EQ(0, fdinfo_get(self->fd, "drm-client-id", id, sizeof(id)));
 
 	render = drm_open_driver("vgem_ext", "renderD");
 	ASSERT_GE(render, 0);
-	ASSERT_EQ(0, vgem_fdinfo(render, "drm-driver", drv, sizeof(drv)));
+	ASSERT_EQ(0, fdinfo_get(render, "drm-driver", drv, sizeof(drv)));
 	EXPECT_STREQ("vgem_ext", drv);
-	ASSERT_EQ(0, vgem_fdinfo(render, "drm-client-id", id2, sizeof(id2)));
+	ASSERT_EQ(0, fdinfo_get(render, "drm-client-id", id2, sizeof(id2)));
 	EXPECT_STRNE(id, id2);
 
 	dup_fd = dup(self->fd);
 	ASSERT_GE(dup_fd, 0);
-	ASSERT_EQ(0, vgem_fdinfo(dup_fd, "drm-client-id", id_dup,
+	ASSERT_EQ(0, fdinfo_get(dup_fd, "drm-client-id", id_dup,
 				 sizeof(id_dup)));
 	EXPECT_STREQ(id, id_dup);
 	close(dup_fd);

@@ -56,6 +56,37 @@ static inline int sysfs_read(const char *path, char *buf, size_t size)
 	return err;
 }
 
+/*
+ * The value of @key in /proc/self/fdinfo/@fd ("key:\tvalue"): 0 and the
+ * text after the tab, or -ENOENT without the key
+ */
+static inline int fdinfo_get(int fd, const char *key, char *val, size_t len)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key), n;
+	int ret = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (ret && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || strncmp(line + klen, ":\t", 2))
+			continue;
+		/* cut to @len, as the value would be (no snprintf: inlined,
+		 * gcc warns of that truncation) */
+		n = strcspn(line + klen + 2, "\n");
+		if (n >= len)
+			n = len - 1;
+		memcpy(val, line + klen + 2, n);
+		val[n] = '\0';
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
 static inline long long sysfs_read_num(const char *path)
 {
 	char buf[64];
