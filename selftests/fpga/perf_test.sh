@@ -255,7 +255,7 @@ not_supported()
 
 t_rejects()
 {
-	not_supported "fpga_pmu_$A/event=0x8,evtype=0x1,portid=0xff/" &&
+	not_supported "fpga_pmu_$A/event=0x9,evtype=0x1,portid=0xff/" &&
 	not_supported "fpga_pmu_$A/event=0x0,evtype=0x2,portid=0xff/" &&
 	not_supported "fpga_pmu_$A/event=0x0,evtype=0x1,portid=0x2/" &&
 	not_supported "fpga_pmu_$A/port_user_irqs,portid=0x2/" &&
