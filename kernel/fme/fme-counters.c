@@ -17,23 +17,6 @@
 #include "fme.h"
 
 /**
- * fpga_fme_counters_cap() - the size of a counter bank
- * @bank: its registers
- * @num_ports: ports with counters, at most FME_MAX_PORTS
- * @num_events: counters per port, at most the CNTR_NUM_EVENTS we know
- */
-void fpga_fme_counters_cap(void __iomem *bank, unsigned int *num_ports,
-			   unsigned int *num_events)
-{
-	u64 cap = readq(bank + CNTR_CAP);
-
-	*num_ports = min_t(unsigned int, FIELD_GET(CNTR_CAP_NUM_PORTS, cap),
-			   FME_MAX_PORTS);
-	*num_events = min_t(unsigned int, FIELD_GET(CNTR_CAP_NUM_EVENTS, cap),
-			    CNTR_NUM_EVENTS);
-}
-
-/**
  * fpga_fme_counters_init() - find the card's counter bank, if it has one
  * @c: to fill in; base NULL without a bank
  * @fdev: the FME
@@ -44,6 +27,7 @@ void fpga_fme_counters_init(struct fpga_fme_counters *c,
 			    struct fpga_dfl_device *fdev)
 {
 	struct fpga_dfl_feature *feat;
+	struct fpga_dfl_cntr_cap cap;
 
 	feat = fpga_dfl_find_feature(fdev, FME_FEATURE_ID_COUNTERS);
 	if (!feat || feat->size < CNTR_SIZE) {
@@ -51,7 +35,9 @@ void fpga_fme_counters_init(struct fpga_fme_counters *c,
 		return;
 	}
 	c->base = feat->ioaddr;
-	fpga_fme_counters_cap(c->base, &c->num_ports, &c->num_events);
+	fpga_dfl_cntr_cap(feat, &cap);
+	c->num_ports = cap.num_ports;
+	c->num_events = cap.num_events;
 }
 
 /* The fpga_pmu_N event names, by CNTR_EVT_* */
@@ -64,13 +50,14 @@ static const char * const fpga_fme_counter_names[CNTR_NUM_EVENTS] = {
 	[CNTR_EVT_ERROR_IRQS]	= "error_irqs",
 	[CNTR_EVT_RESETS]	= "resets",
 	[CNTR_EVT_DMA_FAULTS]	= "dma_faults",
+	[CNTR_EVT_AFU_BUSY]	= "afu_busy_clocks",
 };
 
 struct fpga_fme_counter_attr {
 	struct device_attribute attr;
 	unsigned int port;	/* CNTR_CARD for the card's totals */
 	unsigned int event;
-	char name[24];		/* "port3_dma_rd_bytes" */
+	char name[24];		/* "port3_afu_busy_clocks" */
 };
 
 /*

@@ -326,6 +326,9 @@ static struct fpga_pmu_event_attr fpga_pmu_events[] = {
 	FPGA_PMU_PORT("port_resets", CNTR_EVT_RESETS, NULL),
 	FPGA_PMU_CARD("dma_faults", CNTR_EVT_DMA_FAULTS, NULL),
 	FPGA_PMU_PORT("port_dma_faults", CNTR_EVT_DMA_FAULTS, NULL),
+	/* Periods of the clock event while the AFU runs a job */
+	FPGA_PMU_CARD("afu_busy_clocks", CNTR_EVT_AFU_BUSY, NULL),
+	FPGA_PMU_PORT("port_afu_busy_clocks", CNTR_EVT_AFU_BUSY, NULL),
 };
 
 /* Filled from fpga_pmu_events[] at module init */
@@ -670,7 +673,11 @@ static struct fpga_pmu *fpga_pmu_find(int card_id)
 static void fpga_pmu_read_cap(struct fpga_dfl_feature *feat,
 			      unsigned int *num_ports, unsigned int *num_events)
 {
-	fpga_fme_counters_cap(feat->ioaddr, num_ports, num_events);
+	struct fpga_dfl_cntr_cap cap;
+
+	fpga_dfl_cntr_cap(feat, &cap);
+	*num_ports = cap.num_ports;
+	*num_events = cap.num_events;
 }
 
 /*
@@ -796,7 +803,7 @@ struct fpga_pmu *fpga_pmu_card_add(struct fpga_dfl_device *fdev)
 	feat = fpga_dfl_find_feature(fdev, FME_FEATURE_ID_COUNTERS);
 	if (!feat)
 		return NULL;
-	if (feat->size < CNTR_REG(CNTR_CARD, CNTR_NUM_EVENTS)) {
+	if (feat->size < CNTR_SIZE) {
 		dev_err(&fdev->dev, "counter bank of %llu bytes is too small\n",
 			(unsigned long long)feat->size);
 		return ERR_PTR(-EINVAL);

@@ -79,8 +79,6 @@ struct fpga_fme_counters {
 	unsigned int num_events;
 };
 
-void fpga_fme_counters_cap(void __iomem *bank, unsigned int *num_ports,
-			   unsigned int *num_events);
 void fpga_fme_counters_init(struct fpga_fme_counters *c,
 			    struct fpga_dfl_device *fdev);
 void fpga_fme_counters_setup(void);

@@ -53,6 +53,7 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 		kfree(pf);
 		return -ENODEV;
 	}
+	fpga_port_fdinfo_open(pf);
 	mutex_lock(&port->lock);
 	if (port->excl || (excl && port->open_count))
 		ret = -EBUSY;

@@ -144,6 +144,8 @@ static inline void fpga_port_hw_end(struct fpga_port *port, int idx)
  * @resets:	resets made through this file (fdinfo)
  * @irqs_delivered: interrupts delivered to the eventfds this file bound
  *		(fdinfo), as long as it is open
+ * @afu_busy_start: the port's afu_busy_clocks counter at open (fdinfo)
+ * @afu_busy:	the card counts it: @afu_busy_start is valid
  */
 struct fpga_port_file {
 	struct fpga_port *port;
@@ -156,6 +158,8 @@ struct fpga_port_file {
 	u64 client_id;
 	atomic64_t resets;
 	atomic64_t irqs_delivered;
+	u64 afu_busy_start;
+	bool afu_busy;
 };
 
 /* What a DMA mapping maps */
@@ -216,6 +220,7 @@ struct fpga_port_dma {
 };
 
 /* port-fdinfo.c */
+void fpga_port_fdinfo_open(struct fpga_port_file *pf);
 void fpga_port_show_fdinfo(struct seq_file *m, struct file *file);
 
 /* port-reset.c */

@@ -94,6 +94,25 @@ u64 fpga_sim_cntr_clocks(struct fpga_sim *sim, ktime_t start)
 		       FPGA_SIM_NS_PER_CLOCK);
 }
 
+/**
+ * fpga_sim_afu_busy() - port @n's AFU ends a run begun at @start
+ * @sim: the card
+ * @n: the port
+ * @start: ktime_get() when the run began
+ *
+ * Counted once, at the end: before software can see the run end (START
+ * clear, the DSM), so that what it reads then includes the run.
+ *
+ * Return: the run's length in clocks, as the DSM reports it.
+ */
+u64 fpga_sim_afu_busy(struct fpga_sim *sim, unsigned int n, ktime_t start)
+{
+	u64 clocks = fpga_sim_cntr_clocks(sim, start);
+
+	fpga_sim_cntr_add(sim, n, CNTR_EVT_AFU_BUSY, clocks);
+	return clocks;
+}
+
 /*
  * Advance CNTR_CLOCK, and the sensors that integrate the counters over
  * time; the model calls this every pass, at most every 10 us, and a DMA

@@ -358,6 +358,7 @@ static void fpga_sim_dma_test(struct fpga_sim *sim, unsigned int n,
 	ktime_t start = ktime_get();
 	bool bad_mode;
 	int ret = -EFAULT;
+	u64 clocks;
 
 	if (t->lines_from_0)
 		x.lines = lower_32_bits(x.lines) + 1ULL;
@@ -371,6 +372,7 @@ static void fpga_sim_dma_test(struct fpga_sim *sim, unsigned int n,
 		 !check_mul_overflow(dst, (u64)NLB_CACHE_LINE, &x.dst))
 		ret = fpga_sim_dma_xfer(sim, n, &x);
 	trace_engine_complete(sim, n, x.lines, x.bytes, ret, start);
+	clocks = fpga_sim_afu_busy(sim, n, start);
 	if (ret == -EINTR && fpga_sim_dma_stopped(sim, n, x.ctl, t->stop))
 		ret = 0;
 	if (ret != -EINTR)
@@ -378,8 +380,7 @@ static void fpga_sim_dma_test(struct fpga_sim *sim, unsigned int n,
 	/* Idle before the DSM says done: software reads STATUS1 after it */
 	fpga_sim_write(sim, afu + NLB_STATUS1, 0);
 	if (!ret)
-		ret = t->end(sim, n, &x, fpga_sim_cntr_clocks(sim, start),
-			     bad_mode);
+		ret = t->end(sim, n, &x, clocks, bad_mode);
 	if (ret == -EFAULT)
 		fpga_sim_dma_fault(sim, n);
 }

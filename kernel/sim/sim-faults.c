@@ -6,7 +6,8 @@
  * dfl_layout before new_device; each change is made to the first port's
  * list (the loop also needs a second port), except dfh2_port, which takes
  * the last port's header so that the ports before it keep their numbers,
- * and dfh2_fme_feature.
+ * and dfh2_fme_feature.  And an older card's counter bank, for the
+ * drivers: cntr8.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,6 +35,7 @@ enum fpga_sim_layout {
 	FPGA_SIM_LAYOUT_AFU_ON_FME,	/* DFHv1 AFU, registers: the FME header */
 	FPGA_SIM_LAYOUT_FEATURE_ON_AFU,	/* DFHv1 UINT, registers: the AFU */
 	FPGA_SIM_LAYOUT_AFU_UNALIGNED,	/* the AFU starts 1 KiB into a page */
+	FPGA_SIM_LAYOUT_CNTR8,		/* a counter bank of eight events */
 };
 
 static const char * const fpga_sim_layout_names[] = {
@@ -53,6 +55,7 @@ static const char * const fpga_sim_layout_names[] = {
 	[FPGA_SIM_LAYOUT_AFU_ON_FME]	= "afu_on_fme",
 	[FPGA_SIM_LAYOUT_FEATURE_ON_AFU] = "feature_on_afu",
 	[FPGA_SIM_LAYOUT_AFU_UNALIGNED]	= "afu_unaligned",
+	[FPGA_SIM_LAYOUT_CNTR8]		= "cntr8",
 };
 
 static int fpga_sim_layout = FPGA_SIM_LAYOUT_NORMAL;
@@ -81,7 +84,7 @@ static const struct kernel_param_ops fpga_sim_layout_ops = {
 };
 module_param_cb(dfl_layout, &fpga_sim_layout_ops, NULL, 0644);
 MODULE_PARM_DESC(dfl_layout,
-		 "DFL of cards created next: normal, dfhv1, loop, outside, next0, unknown_type, bad_irq, dfh2_fme_feature, dfh2_port, dfh2_afu, short_feature, afu_uint_id, afu_on_port, afu_on_fme, feature_on_afu, afu_unaligned");
+		 "DFL of cards created next: normal, dfhv1, loop, outside, next0, unknown_type, bad_irq, dfh2_fme_feature, dfh2_port, dfh2_afu, short_feature, afu_uint_id, afu_on_port, afu_on_fme, feature_on_afu, afu_unaligned, cntr8");
 
 static void fpga_sim_set_bits(struct fpga_sim *sim, size_t ofs, u64 mask,
 			      u64 val)
@@ -216,6 +219,12 @@ void fpga_sim_layout_faults(struct fpga_sim *sim)
 		break;
 	case FPGA_SIM_LAYOUT_SHORT_FEATURE:
 		fpga_sim_layout_short(sim, err);
+		break;
+	case FPGA_SIM_LAYOUT_CNTR8:
+		/* The model still counts them all: the drivers must not look */
+		fpga_sim_set_bits(sim, FPGA_SIM_FME_COUNTERS + CNTR_CAP,
+				  CNTR_CAP_NUM_EVENTS,
+				  FIELD_PREP(CNTR_CAP_NUM_EVENTS, 8));
 		break;
 	case FPGA_SIM_LAYOUT_BAD_IRQ:
 		fpga_sim_write(sim, uint + PORT_UINT_CAP,

@@ -234,6 +234,7 @@ static const struct fpga_sim_attr fpga_sim_port_tmpl[] = {
 	FPGA_SIM_CNTR(error_irqs, CNTR_EVT_ERROR_IRQS),
 	FPGA_SIM_CNTR(resets, CNTR_EVT_RESETS),
 	FPGA_SIM_CNTR(dma_faults, CNTR_EVT_DMA_FAULTS),
+	FPGA_SIM_CNTR(afu_busy_clocks, CNTR_EVT_AFU_BUSY),
 };
 
 #define FPGA_SIM_NUM_PORT_ATTRS		ARRAY_SIZE(fpga_sim_port_tmpl)

@@ -68,7 +68,7 @@ static void fpga_sim_nlb_run(struct fpga_sim *sim, unsigned int n)
 	u64 dst = fpga_sim_read(sim, afu + NLB_DST_ADDR);
 	u64 lines = fpga_sim_read(sim, afu + NLB_NUM_LINES);
 	ktime_t start = ktime_get();
-	u64 copied = 0;
+	u64 copied = 0, clocks;
 	int ret = -EFAULT;
 
 	trace_engine_start(sim, n, src, dst, lines);
@@ -77,6 +77,7 @@ static void fpga_sim_nlb_run(struct fpga_sim *sim, unsigned int n)
 		ret = fpga_sim_nlb_copy(sim, n, src, dst, lines, &copied);
 	/* Before software can see the end (START clear, DSM): in order */
 	trace_engine_complete(sim, n, lines, copied, ret, start);
+	clocks = fpga_sim_afu_busy(sim, n, start);
 	/* The run is over (unless software aborted it): START self-clears */
 	if (ret != -EINTR)
 		fpga_sim_update(sim, afu + NLB_CTL, FPGA_SIM_NLB_RUN,
@@ -86,7 +87,7 @@ static void fpga_sim_nlb_run(struct fpga_sim *sim, unsigned int n)
 	if (!ret)
 		ret = fpga_sim_nlb_dsm(sim, n,
 				       fpga_sim_read(sim, afu + NLB_DSM_BASEL),
-				       fpga_sim_cntr_clocks(sim, start));
+				       clocks);
 
 	if (ret == -EFAULT)
 		fpga_sim_dma_fault(sim, n);

@@ -433,6 +433,7 @@ void fpga_sim_cntr_add(struct fpga_sim *sim, unsigned int port,
 		       unsigned int event, u64 val);
 void fpga_sim_cntr_tick(struct fpga_sim *sim);
 u64 fpga_sim_cntr_clocks(struct fpga_sim *sim, ktime_t start);
+u64 fpga_sim_afu_busy(struct fpga_sim *sim, unsigned int n, ktime_t start);
 u64 fpga_sim_cntr_get(struct fpga_sim *sim, unsigned int port,
 		      unsigned int event);
 

@@ -4,7 +4,8 @@
  * parameter): a DFHv1 feature whose interrupts come from an MSI-X
  * parameter, and malformed lists.  Each malformed entry must be reported
  * in the kernel log with its offset and reason, and cost only what it
- * breaks: the rest of the card is enumerated and works.
+ * breaks: the rest of the card is enumerated and works.  And an older
+ * card's counter bank, whose missing event the drivers leave out.
  */
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -418,6 +419,52 @@ TEST_F(dfl, afu_not_on_a_page_is_not_mapped)
 	EXPECT_NE(MAP_FAILED, p);
 	if (p != MAP_FAILED)
 		munmap(p, 4096);
+	close(fd);
+}
+
+/*
+ * A counter bank of eight events, as an older card's: nothing reported,
+ * and no afu_busy_clocks anywhere (FME counters/, the PMU's events/, the
+ * port's fdinfo), although the model still counts it
+ */
+TEST_F(dfl, counter_bank_without_afu_busy)
+{
+	char fme[256], path[512], info[4096];
+	const char *name;
+	ssize_t len;
+	int fd, in;
+
+	add_card(_metadata, self, "cntr8");
+	EXPECT_FALSE(kmsg_has(self->kmsg, "DFL offset", NULL));
+	ASSERT_EQ(0, card_child(self->card, "fpga-fme.", fme, sizeof(fme)));
+	snprintf(path, sizeof(path), "%s/counters/dma_faults", fme);
+	EXPECT_TRUE(path_exists(path));
+	snprintf(path, sizeof(path), "%s/counters/afu_busy_clocks", fme);
+	EXPECT_FALSE(path_exists(path));
+	snprintf(path, sizeof(path), "%s/counters/port0_afu_busy_clocks", fme);
+	EXPECT_FALSE(path_exists(path));
+	/* fpga-fme.N: N is the card number, fpga_pmu_N's */
+	name = strrchr(fme, '.') + 1;
+	snprintf(path, sizeof(path),
+		 "/sys/bus/event_source/devices/fpga_pmu_%s/events/dma_faults",
+		 name);
+	EXPECT_TRUE(path_exists(path));
+	snprintf(path, sizeof(path),
+		 "/sys/bus/event_source/devices/fpga_pmu_%s/events/afu_busy_clocks",
+		 name);
+	EXPECT_FALSE(path_exists(path));
+
+	fd = open_hw_port(self->card, 0);
+	ASSERT_GE(fd, 0);
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	in = open(path, O_RDONLY);
+	ASSERT_GE(in, 0);
+	len = read(in, info, sizeof(info) - 1);
+	close(in);
+	ASSERT_GT(len, 0);
+	info[len] = '\0';
+	EXPECT_NE(NULL, strstr(info, "fpga-resets:\t"));
+	EXPECT_EQ(NULL, strstr(info, "fpga-engine-afu"));
 	close(fd);
 }
 

@@ -773,6 +773,47 @@ TEST_F(dma, fdinfo_counts_what_the_file_uses)
 	close(efd);
 }
 
+/* fpga_sim's counter clock, which its NLB0 counts a run's DSM clocks in */
+#define SIM_CLOCK_MHZ	250
+
+/*
+ * fpga-engine-afu: the AFU's busy time, from the card's per-port busy
+ * counter, since the file was opened.  The simulated card counts a run
+ * when it ends, with the clocks the DSM reports; a file opened later sees
+ * only the runs after its open, started by whichever file.
+ */
+TEST_F(dma, fdinfo_engine_afu_is_the_afus_busy_time)
+{
+	long long first, second, later;
+	uint64_t clocks;
+	char val[64];
+	int other;
+
+	ASSERT_EQ(0, fdinfo_get(self->fd, "fpga-engine-afu", val,
+				sizeof(val))) {
+		TH_LOG("the simulated card counts afu_busy_clocks");
+	}
+	EXPECT_STREQ("0 ns", val);
+
+	loopback(_metadata, self, 1 << 20);
+	first = fdinfo_num(self->fd, "fpga-engine-afu");
+	EXPECT_GT(first, 0);
+	loopback(_metadata, self, 1 << 20);
+	second = fdinfo_num(self->fd, "fpga-engine-afu");
+	EXPECT_GT(second, first);
+
+	/* A file opened now: the next run only, started through another */
+	other = open(self->dev, O_RDWR);
+	ASSERT_GE(other, 0);
+	EXPECT_EQ(0, fdinfo_num(other, "fpga-engine-afu"));
+	loopback(_metadata, self, 4096);
+	clocks = ((volatile uint64_t *)self->dsm.va)[NLB_DSM_CLOCKS / 8];
+	later = fdinfo_num(other, "fpga-engine-afu");
+	EXPECT_EQ((long long)(clocks * 1000 / SIM_CLOCK_MHZ), later);
+	EXPECT_EQ(second + later, fdinfo_num(self->fd, "fpga-engine-afu"));
+	close(other);
+}
+
 /*
  * Each file counts for itself, whichever node opened it; a file that
  * bound eventfds and closed leaves them bound (upstream's semantics) and

@@ -1392,6 +1392,8 @@ t_perf_port()
 	out_has '"dma_rd_bytes":1048576,' || return 1
 	out_has '"dma_wr_lines":16384,' || return 1
 	out_has '"dma_faults":0' || return 1
+	# The simulated card counts the AFU's busy clocks: a run has some
+	out_has '"afu_busy_clocks":[1-9]' || return 1
 	# COMMAND's failure is perf's
 	expect 1 "false: exited with 1" $FPGACTL perf $PORT -- false || return 1
 	expect 1 "No such file" $FPGACTL perf $PORT -- /nonexistent

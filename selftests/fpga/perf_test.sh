@@ -150,8 +150,8 @@ t_list()
 {
 	perf list pmu > "$T/out" 2>&1
 	for e in clock dma_rd_bytes dma_wr_bytes dma_rd_lines dma_wr_lines \
-		 user_irqs error_irqs resets dma_faults \
-		 "port_user_irqs,portid=?"; do
+		 user_irqs error_irqs resets dma_faults afu_busy_clocks \
+		 "port_user_irqs,portid=?" "port_afu_busy_clocks,portid=?"; do
 		for n in $A $B; do
 			grep -q "fpga_pmu_$n/$e/" "$T/out" && continue
 			grep -q "fpga_pmu/$e/" "$T/out" &&
@@ -255,7 +255,7 @@ not_supported()
 
 t_rejects()
 {
-	not_supported "fpga_pmu_$A/event=0x8,evtype=0x1,portid=0xff/" &&
+	not_supported "fpga_pmu_$A/event=0x9,evtype=0x1,portid=0xff/" &&
 	not_supported "fpga_pmu_$A/event=0x0,evtype=0x2,portid=0xff/" &&
 	not_supported "fpga_pmu_$A/event=0x0,evtype=0x1,portid=0x2/" &&
 	not_supported "fpga_pmu_$A/port_user_irqs,portid=0x2/" &&

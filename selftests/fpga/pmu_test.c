@@ -192,10 +192,6 @@ static long long fme_counter(FIXTURE_DATA(pmu) *self, const char *prefix,
  */
 TEST_F(pmu, fme_counters_are_the_bank)
 {
-	static const char *const events[EV_NUM] = {
-		"dma_rd_bytes", "dma_wr_bytes", "dma_rd_lines", "dma_wr_lines",
-		"user_irqs", "error_irqs", "resets", "dma_faults",
-	};
 	static const char *const prefixes[] = { "", "port0_", "port1_" };
 	long long before[3][EV_NUM], after;
 	char path[256];
@@ -206,11 +202,11 @@ TEST_F(pmu, fme_counters_are_the_bank)
 		for (p = 0; p < 3; p++) {
 			snprintf(path, sizeof(path),
 				 DFL_DEVICES "/fpga-fme.%d/counters/%s%s",
-				 self->num, prefixes[p], events[e]);
+				 self->num, prefixes[p], pmu_event_names[e]);
 			ASSERT_EQ(0, stat(path, &st)) TH_LOG("no %s", path);
 			EXPECT_EQ(0400, st.st_mode & 07777) TH_LOG("%s", path);
-			before[p][e] = fme_counter(self, prefixes[p], events[e]);
-			EXPECT_EQ(sim_counter(self->card, p - 1, events[e]),
+			before[p][e] = fme_counter(self, prefixes[p], pmu_event_names[e]);
+			EXPECT_EQ(sim_counter(self->card, p - 1, pmu_event_names[e]),
 				  before[p][e]) TH_LOG("%s", path);
 		}
 	/* A two-port card: no counters of a third */

@@ -21,7 +21,7 @@
 static const char * const port_attrs[] = {
 	"inject_error", "fail_dma", "errors", "first_error", "irqs",
 	"dma_rd_bytes", "dma_wr_bytes", "dma_rd_lines", "dma_wr_lines",
-	"user_irqs", "error_irqs", "resets", "dma_faults",
+	"user_irqs", "error_irqs", "resets", "dma_faults", "afu_busy_clocks",
 };
 
 static int sim_add(unsigned int id, unsigned int ports)

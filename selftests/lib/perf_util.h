@@ -30,12 +30,13 @@
 
 enum {
 	EV_DMA_RD_BYTES, EV_DMA_WR_BYTES, EV_DMA_RD_LINES, EV_DMA_WR_LINES,
-	EV_USER_IRQS, EV_ERROR_IRQS, EV_RESETS, EV_DMA_FAULTS, EV_NUM
+	EV_USER_IRQS, EV_ERROR_IRQS, EV_RESETS, EV_DMA_FAULTS,
+	EV_AFU_BUSY_CLOCKS, EV_NUM
 };
 
 static const char *const pmu_event_names[EV_NUM] = {
 	"dma_rd_bytes", "dma_wr_bytes", "dma_rd_lines", "dma_wr_lines",
-	"user_irqs", "error_irqs", "resets", "dma_faults",
+	"user_irqs", "error_irqs", "resets", "dma_faults", "afu_busy_clocks",
 };
 
 /* Card number of sim card @id (its FME is fpga-fme.N), or -errno */

@@ -62,6 +62,8 @@ static const struct {
 	{ "error_interrupts_total", "Error interrupts raised" },
 	{ "resets_total", "Port soft resets" },
 	{ "dma_faults_total", "DMA faults" },
+	{ "afu_busy_clocks_total",
+	  "Clock periods (the counter bank's clock) the AFU ran a job" },
 };
 
 struct fc_metrics {

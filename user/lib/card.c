@@ -17,6 +17,7 @@
 const char *const fpga_counter_events[FPGA_COUNTER_EVENTS] = {
 	"dma_rd_bytes", "dma_wr_bytes", "dma_rd_lines", "dma_wr_lines",
 	"user_irqs", "error_irqs", "resets", "dma_faults",
+	"afu_busy_clocks",
 };
 
 /* The PCI address that @link (a sysfs symlink) points to; 0 or -ENOENT */

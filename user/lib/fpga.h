@@ -324,8 +324,11 @@ int fpga_port_wait(int card, unsigned int port, const char *afu_id,
  */
 int fpga_card_pci_addr(const char *dev_sysfs, char *buf, size_t size);
 
-/* The events a card's counter bank counts, per card and per port */
-#define FPGA_COUNTER_EVENTS	8
+/*
+ * The events a card's counter bank may count, per card and per port; a
+ * card whose bank has fewer lacks the last ones
+ */
+#define FPGA_COUNTER_EVENTS	9
 extern const char *const fpga_counter_events[FPGA_COUNTER_EVENTS];
 
 /*

@@ -73,6 +73,13 @@ static void pmu_config_small_bank(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fpga_pmu_decode(2, 4, cfg(3, 1, PORTID_CARD),
 					      &reg), 0);
 	KUNIT_EXPECT_EQ(test, reg, CNTR_REG(CNTR_CARD, 3));
+	/* A bank of the first eight events has no afu_busy_clocks */
+	KUNIT_EXPECT_EQ(test, fpga_pmu_decode(4, 8, cfg(CNTR_EVT_AFU_BUSY, 1, 0),
+					      &reg), -EINVAL);
+	/* Event 8 is in the second block, after the card's first eight */
+	KUNIT_EXPECT_EQ(test, fpga_pmu_decode(4, 9, cfg(CNTR_EVT_AFU_BUSY, 1, 1),
+					      &reg), 0);
+	KUNIT_EXPECT_EQ(test, reg, CNTR_REG(CNTR_CARD, 7) + 8 + 0x40);
 	/* A card without counters has no bank event at all */
 	KUNIT_EXPECT_EQ(test, fpga_pmu_decode(0, 0, cfg(0, 1, PORTID_CARD),
 					      &reg), -EINVAL);
@@ -200,6 +207,8 @@ static const struct {
 	{ "port_resets", CNTR_EVT_RESETS, true },
 	{ "dma_faults", CNTR_EVT_DMA_FAULTS, false },
 	{ "port_dma_faults", CNTR_EVT_DMA_FAULTS, true },
+	{ "afu_busy_clocks", CNTR_EVT_AFU_BUSY, false },
+	{ "port_afu_busy_clocks", CNTR_EVT_AFU_BUSY, true },
 };
 
 static void pmu_config_aliases(struct kunit *test)

@@ -427,6 +427,26 @@ fpga_dfl_find_feature(struct fpga_dfl_device *fdev, u16 id)
 	return NULL;
 }
 
+/**
+ * struct fpga_dfl_cntr_cap - what a card's counter bank has (CNTR_CAP)
+ * @num_ports:	ports with counters, at most FME_MAX_PORTS
+ * @num_events:	counters per port, at most the CNTR_NUM_EVENTS we know
+ * @clock_mhz:	the clock CNTR_CLOCK and CNTR_EVT_AFU_BUSY count;
+ *		0 if the bank does not say
+ */
+struct fpga_dfl_cntr_cap {
+	unsigned int num_ports;
+	unsigned int num_events;
+	unsigned int clock_mhz;
+};
+
+/* The card's counter bank (dfl-counters.c) */
+void fpga_dfl_cntr_cap(const struct fpga_dfl_feature *bank,
+		       struct fpga_dfl_cntr_cap *cap);
+int fpga_dfl_port_cntr(struct fpga_dfl_device *port, unsigned int event,
+		       u64 *val, unsigned int *clock_mhz);
+u64 fpga_dfl_cntr_clocks_to_ns(u64 clocks, unsigned int clock_mhz);
+
 /*
  * Port soft reset (dfl-reset.c); the caller serialises resets of a port.
  * Drivers that own ports offer the core's reset_timeout_us under their

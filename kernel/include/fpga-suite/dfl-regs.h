@@ -9,6 +9,7 @@
 
 #include <linux/bits.h>
 #include <linux/sizes.h>
+#include <linux/types.h>
 
 /* Device Feature Header, at offset 0 of every feature */
 #define DFH				0x0
@@ -262,6 +263,9 @@
 /*
  * Counter bank of the simulated card (fpga_sim): an FME private feature
  * with free-running 64-bit counters, per port and for the whole card.
+ * After the header, blocks of eight events: each port's counters of
+ * those events, then the card's.  Events 0-7 are in the first block, 8-15
+ * in the second, so that a bank of eight events keeps its layout.
  */
 #define FME_FEATURE_ID_COUNTERS		0xc0
 #define CNTR_CAP			0x08
@@ -270,7 +274,9 @@
 #define CNTR_CAP_CLOCK_MHZ		GENMASK_ULL(27, 16)
 #define CNTR_CLOCK			0x10
 #define CNTR_CARD			FME_MAX_PORTS	/* "port" of card totals */
-#define CNTR_REG(port, event)		(0x40 + (port) * 0x40 + (event) * 8)
+#define CNTR_EVTS_PER_BLOCK		8
+#define CNTR_BLOCK_SIZE			((CNTR_CARD + 1) * 0x40)
+#define CNTR_REG(port, event)		fpga_cntr_reg(port, event)
 #define CNTR_EVT_DMA_RD_BYTES		0	/* read from memory by the AFU */
 #define CNTR_EVT_DMA_WR_BYTES		1	/* written to memory */
 #define CNTR_EVT_DMA_RD_LINES		2
@@ -279,8 +285,19 @@
 #define CNTR_EVT_ERROR_IRQS		5
 #define CNTR_EVT_RESETS			6
 #define CNTR_EVT_DMA_FAULTS		7
-#define CNTR_NUM_EVENTS			8
-#define CNTR_SIZE			CNTR_REG(CNTR_CARD, CNTR_NUM_EVENTS)
+#define CNTR_EVT_AFU_BUSY		8	/* clocks the AFU ran a job */
+#define CNTR_NUM_EVENTS			9
+/* A bank of @n events; the smallest has the first block */
+#define CNTR_BANK_SIZE(n)		(0x40 + ((n) + CNTR_EVTS_PER_BLOCK - 1) / \
+					 CNTR_EVTS_PER_BLOCK * CNTR_BLOCK_SIZE)
+#define CNTR_SIZE			CNTR_BANK_SIZE(1)
+
+/* Offset of the counter of @event for @port (CNTR_CARD: the card's) */
+static inline unsigned int fpga_cntr_reg(unsigned int port, unsigned int event)
+{
+	return 0x40 + event / CNTR_EVTS_PER_BLOCK * CNTR_BLOCK_SIZE +
+	       port * 0x40 + event % CNTR_EVTS_PER_BLOCK * 8;
+}
 
 /* Port error register bits the simulated card sets */
 #define PORT_ERR_DMA_FAULT		BIT_ULL(0)	/* DMA to an unmapped IOVA */
