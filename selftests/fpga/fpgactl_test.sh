@@ -334,10 +334,11 @@ fake_proc_fd()
 		> "$P/$1/fdinfo/$3"
 }
 
-# fake_proc_port PID COMM FD NODE PORT CLIENT PINNED MAPPED: a port's file
+# fake_proc_port PID COMM FD NODE PORT CLIENT PINNED MAPPED [AFU_NS]: a
+# port's file
 fake_proc_port()
 {
-	fake_proc_fd "$1" "$2" "$3" "$4" "fpga-driver:\tfpga_port\nfpga-port:\t$5\nfpga-client-id:\t$6\nfpga-memory-pinned:\t$7 KiB\nfpga-memory-mapped:\t$8 KiB\nfpga-interrupts:\t2\nfpga-resets:\t1\n"
+	fake_proc_fd "$1" "$2" "$3" "$4" "fpga-driver:\tfpga_port\nfpga-port:\t$5\nfpga-client-id:\t$6\nfpga-memory-pinned:\t$7 KiB\nfpga-memory-mapped:\t$8 KiB\nfpga-interrupts:\t2\nfpga-resets:\t1\n${9:+fpga-engine-afu:\t$9 ns\n}"
 }
 
 # A /proc tree with port files open in four processes, out of order, and
@@ -345,11 +346,11 @@ fake_proc_port()
 fake_proc()
 {
 	P=$T/proc
-	fake_proc_port 300 worker 4 /dev/fpga-port.10 fpga-port.10 5 0 0
-	fake_proc_port 300 worker 3 /dev/fpga-port.2 fpga-port.2 4 1536 1048575
+	fake_proc_port 300 worker 4 /dev/fpga-port.10 fpga-port.10 5 0 0 0
+	fake_proc_port 300 worker 3 /dev/fpga-port.2 fpga-port.2 4 1536 1048575 999960
 	fake_proc_fd 300 worker 5 /dev/null "fpga-driver:\tfpga_port\nfpga-port:\tfpga-port.2\n"
-	fake_proc_port 120 "Web Content" 7 /dev/dfl-port.2 fpga-port.2 3 64 128
-	fake_proc_port 99 nlb 3 /dev/fpga-port.0 fpga-port.0 1 1048576 3145728
+	fake_proc_port 120 "Web Content" 7 /dev/dfl-port.2 fpga-port.2 3 64 128 850
+	fake_proc_port 99 nlb 3 /dev/fpga-port.0 fpga-port.0 1 1048576 3145728 1500000
 	fake_proc_fd 50 partial 9 /dev/fpga-port.0 "fpga-driver:\tfpga_port\nfpga-client-id:\t8\nfpga-future:\tx\n"
 	fake_proc_fd 60 stranger 0 /dev/fpga-port.4 "tty-index:\t4\n"
 	mkdir -p "$T/proc-empty/1/fd" "$T/proc-bad"
@@ -361,19 +362,19 @@ t_fake_ps()
 {
 	expect 0 "" env FPGA_PROC_ROOT=$P $FPGACTL ps || return 1
 	cat > "$T/want" <<-EOF
-	    PID COMM              FD PORT         CLIENT  PINNED  MAPPED   IRQS RESETS
-	     99 nlb                3 fpga-port.0       1      1G      3G      2      1
-	    120 Web Content        7 fpga-port.2       3     64K    128K      2      1
-	    300 worker             3 fpga-port.2       4    1.5M    1.0G      2      1
-	    300 worker             4 fpga-port.10      5       0       0      2      1
-	     50 partial            9 -                 8       -       -      -      -
+	    PID COMM              FD PORT         CLIENT  PINNED  MAPPED   IRQS RESETS     AFU
+	     99 nlb                3 fpga-port.0       1      1G      3G      2      1   1.5ms
+	    120 Web Content        7 fpga-port.2       3     64K    128K      2      1   850ns
+	    300 worker             3 fpga-port.2       4    1.5M    1.0G      2      1     1ms
+	    300 worker             4 fpga-port.10      5       0       0      2      1       0
+	     50 partial            9 -                 8       -       -      -      -       -
 	EOF
 	diff -u "$T/want" "$T/out" > "$T/diff" ||
 		{ diag "$(cat "$T/diff")"; return 1; }
 
 	for spec in 2 fpga-port.2 dfl-port.2; do
 		expect 0 "" env FPGA_PROC_ROOT=$P $FPGACTL -j ps $spec || return 1
-		[ "$(cat "$T/out")" = '[{"pid":120,"comm":"Web Content","fd":7,"port":"fpga-port.2","client_id":3,"memory_pinned_kib":64,"memory_mapped_kib":128,"interrupts":2,"resets":1},{"pid":300,"comm":"worker","fd":3,"port":"fpga-port.2","client_id":4,"memory_pinned_kib":1536,"memory_mapped_kib":1048575,"interrupts":2,"resets":1}]' ] ||
+		[ "$(cat "$T/out")" = '[{"pid":120,"comm":"Web Content","fd":7,"port":"fpga-port.2","client_id":3,"memory_pinned_kib":64,"memory_mapped_kib":128,"interrupts":2,"resets":1,"afu_busy_ns":850},{"pid":300,"comm":"worker","fd":3,"port":"fpga-port.2","client_id":4,"memory_pinned_kib":1536,"memory_mapped_kib":1048575,"interrupts":2,"resets":1,"afu_busy_ns":999960}]' ] ||
 			{ diag "ps $spec"; show; return 1; }
 	done
 	# keys the driver does not show are left out
@@ -1133,7 +1134,7 @@ t_ps_holder()
 	expect 0 "" $FPGACTL ps $PORT || return 1
 	out_has "^ *$HOLDER sleep  *0 fpga-port.$PORT  *[0-9]" || return 1
 	expect 0 "" $FPGACTL -j ps /dev/fpga-port.$PORT || return 1
-	out_has "{\"pid\":$HOLDER,\"comm\":\"sleep\",\"fd\":0,\"port\":\"fpga-port.$PORT\",\"client_id\":[0-9]*,\"memory_pinned_kib\":[0-9]*,\"memory_mapped_kib\":[0-9]*,\"interrupts\":[0-9]*,\"resets\":[0-9]*}" || return 1
+	out_has "{\"pid\":$HOLDER,\"comm\":\"sleep\",\"fd\":0,\"port\":\"fpga-port.$PORT\",\"client_id\":[0-9]*,\"memory_pinned_kib\":[0-9]*,\"memory_mapped_kib\":[0-9]*,\"interrupts\":[0-9]*,\"resets\":[0-9]*,\"afu_busy_ns\":[0-9]*}" || return 1
 	for p in $PORTS; do
 		[ "$p" = "$PORT" ] && continue
 		expect 0 "" $FPGACTL -j ps $p || return 1

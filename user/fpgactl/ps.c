@@ -101,6 +101,32 @@ static void fc_ps_size(uint64_t kib, char *buf, size_t size)
 			 fc_ps_tenths(kib, div) % 10, units[u]);
 }
 
+/*
+ * @ns as a time: "0", "850ns", "12us", "1.5ms", "3s", in the largest unit
+ * that keeps it at 1 or more (one decimal when not whole); JSON has ns.
+ */
+static void fc_ps_time(uint64_t ns, char *buf, size_t size)
+{
+	static const char *const units[] = { "ns", "us", "ms", "s" };
+	uint64_t div = 1;
+	unsigned int u = 0;
+
+	/* the unit in which it is below 1000 once rounded */
+	while (u < 3 && fc_ps_tenths(ns, div) >= 10000) {
+		u++;
+		div *= 1000;
+	}
+	if (!ns)
+		snprintf(buf, size, "0");
+	else if (fc_ps_tenths(ns, div) % 10 == 0)
+		snprintf(buf, size, "%" PRIu64 "%s",
+			 fc_ps_tenths(ns, div) / 10, units[u]);
+	else
+		snprintf(buf, size, "%" PRIu64 ".%" PRIu64 "%s",
+			 fc_ps_tenths(ns, div) / 10,
+			 fc_ps_tenths(ns, div) % 10, units[u]);
+}
+
 /* Column widths, shared by the header and the rows */
 #define FC_PS_PID	7
 #define FC_PS_COMM	15	/* TASK_COMM_LEN - 1 */
@@ -109,14 +135,15 @@ static void fc_ps_size(uint64_t kib, char *buf, size_t size)
 #define FC_PS_CLIENT	6
 #define FC_PS_SIZE	7
 #define FC_PS_COUNT	6
+#define FC_PS_TIME	7
 
 static void fc_ps_header(void)
 {
-	fc_text("%*s %-*s %*s %-*s %*s %*s %*s %*s %*s\n",
+	fc_text("%*s %-*s %*s %-*s %*s %*s %*s %*s %*s %*s\n",
 		FC_PS_PID, "PID", FC_PS_COMM, "COMM", FC_PS_FD, "FD",
 		FC_PS_PORT, "PORT", FC_PS_CLIENT, "CLIENT",
 		FC_PS_SIZE, "PINNED", FC_PS_SIZE, "MAPPED",
-		FC_PS_COUNT, "IRQS", FC_PS_COUNT, "RESETS");
+		FC_PS_COUNT, "IRQS", FC_PS_COUNT, "RESETS", FC_PS_TIME, "AFU");
 }
 
 /* A count: its column, or "-" there and no JSON key when it is unknown */
@@ -146,6 +173,20 @@ static void fc_ps_kib(const struct fpga_fdinfo *info, unsigned int bit,
 	fc_text(" %*s", FC_PS_SIZE, buf);
 }
 
+/* The AFU's busy time: the ns in JSON, "1.5ms" in text */
+static void fc_ps_busy(const struct fpga_fdinfo *info)
+{
+	char buf[32];
+
+	if (!(info->present & FPGA_FDINFO_ENGINE_AFU)) {
+		fc_text(" %*s", FC_PS_TIME, "-");
+		return;
+	}
+	fc_ps_time(info->afu_busy_ns, buf, sizeof(buf));
+	fc_u64("afu_busy_ns", NULL, info->afu_busy_ns);
+	fc_text(" %*s", FC_PS_TIME, buf);
+}
+
 static void fc_ps_print(const struct fc_ps_row *r)
 {
 	const struct fpga_fdinfo *i = &r->info;
@@ -168,6 +209,7 @@ static void fc_ps_print(const struct fc_ps_row *r)
 	fc_ps_count(i, FPGA_FDINFO_INTERRUPTS, "interrupts", FC_PS_COUNT,
 		    i->interrupts);
 	fc_ps_count(i, FPGA_FDINFO_RESETS, "resets", FC_PS_COUNT, i->resets);
+	fc_ps_busy(i);
 	fc_text("\n");
 	fc_obj_close();
 }

@@ -27,6 +27,7 @@ enum fpga_fdinfo_kind {
 	FPGA_FDINFO_STR,	/* a name: char[FPGA_FDINFO_NAME_MAX] */
 	FPGA_FDINFO_NUM,	/* a decimal number */
 	FPGA_FDINFO_KIB,	/* "N KiB" */
+	FPGA_FDINFO_NS,		/* "N ns" */
 };
 
 static const struct fpga_fdinfo_key {
@@ -49,6 +50,8 @@ static const struct fpga_fdinfo_key {
 	  offsetof(struct fpga_fdinfo, interrupts) },
 	{ "fpga-resets", FPGA_FDINFO_RESETS, FPGA_FDINFO_NUM,
 	  offsetof(struct fpga_fdinfo, resets) },
+	{ "fpga-engine-afu", FPGA_FDINFO_ENGINE_AFU, FPGA_FDINFO_NS,
+	  offsetof(struct fpga_fdinfo, afu_busy_ns) },
 };
 
 const char *fpga_proc_root(void)
@@ -87,13 +90,14 @@ static int fpga_fdinfo_decimal(const char *s, uint64_t *v)
 	return 0;
 }
 
-/* "64 KiB": the kernel gives memory in KiB, always */
-static int fpga_fdinfo_kib(const char *s, uint64_t *v)
+/* "64 KiB" or "1200 ns": a decimal number and the one @unit it is in */
+static int fpga_fdinfo_unit(const char *s, const char *unit, uint64_t *v)
 {
 	const char *space = strrchr(s, ' ');
 	char num[32];
 
-	if (!space || strcmp(space, " KiB") || (size_t)(space - s) >= sizeof(num))
+	if (!space || strcmp(space + 1, unit) ||
+	    (size_t)(space - s) >= sizeof(num))
 		return -EINVAL;
 	memcpy(num, s, space - s);
 	num[space - s] = '\0';
@@ -121,9 +125,14 @@ static int fpga_fdinfo_store(const struct fpga_fdinfo_key *k,
 			return fpga_set_error(EPROTO, "%s: '%s' is not a decimal number",
 					      k->name, val);
 		break;
-	case FPGA_FDINFO_KIB:
-		if (fpga_fdinfo_kib(val, num))
+	case FPGA_FDINFO_KIB:	/* the kernel gives memory in KiB, always */
+		if (fpga_fdinfo_unit(val, "KiB", num))
 			return fpga_set_error(EPROTO, "%s: '%s' is not 'N KiB'",
+					      k->name, val);
+		break;
+	case FPGA_FDINFO_NS:	/* and times in ns, as DRM's drm-engine- */
+		if (fpga_fdinfo_unit(val, "ns", num))
+			return fpga_set_error(EPROTO, "%s: '%s' is not 'N ns'",
 					      k->name, val);
 		break;
 	}

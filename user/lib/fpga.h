@@ -477,6 +477,7 @@ const char *fpga_proc_root(void);
 #define FPGA_FDINFO_MAPPED	0x10	/* fpga-memory-mapped */
 #define FPGA_FDINFO_INTERRUPTS	0x20	/* fpga-interrupts */
 #define FPGA_FDINFO_RESETS	0x40	/* fpga-resets */
+#define FPGA_FDINFO_ENGINE_AFU	0x80	/* fpga-engine-afu */
 
 #define FPGA_FDINFO_NAME_MAX	32
 #define FPGA_COMM_MAX		64	/* /proc/PID/comm and its NUL */
@@ -495,6 +496,7 @@ struct fpga_fdinfo {
 	uint64_t mapped_kib;			/* DMA-mapped, dma-bufs too */
 	uint64_t interrupts;
 	uint64_t resets;
+	uint64_t afu_busy_ns;			/* AFU busy since the open */
 };
 
 /*

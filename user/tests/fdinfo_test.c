@@ -19,7 +19,7 @@
 #define ALL_KEYS	(FPGA_FDINFO_DRIVER | FPGA_FDINFO_PORT | \
 			 FPGA_FDINFO_CLIENT_ID | FPGA_FDINFO_PINNED | \
 			 FPGA_FDINFO_MAPPED | FPGA_FDINFO_INTERRUPTS | \
-			 FPGA_FDINFO_RESETS)
+			 FPGA_FDINFO_RESETS | FPGA_FDINFO_ENGINE_AFU)
 
 /* What the port driver shows, after the kernel's own lines */
 #define STD_LINES	"pos:\t0\nflags:\t02000002\nmnt_id:\t24\nino:\t118\n"
@@ -30,7 +30,8 @@
 	"fpga-memory-pinned:\t64 KiB\n" \
 	"fpga-memory-mapped:\t128 KiB\n" \
 	"fpga-interrupts:\t2\n" \
-	"fpga-resets:\t1\n"
+	"fpga-resets:\t1\n" \
+	"fpga-engine-afu:\t1234567 ns\n"
 
 /* ---- the parser ---- */
 
@@ -42,7 +43,7 @@ static void parse_good(void)
 	      i.present == ALL_KEYS && !strcmp(i.driver, "fpga_port") &&
 	      !strcmp(i.port, "fpga-port.3") && i.port_id == 3 &&
 	      i.client_id == 17 && i.pinned_kib == 64 && i.mapped_kib == 128 &&
-	      i.interrupts == 2 && i.resets == 1,
+	      i.interrupts == 2 && i.resets == 1 && i.afu_busy_ns == 1234567,
 	      "fdinfo parses", "every key");
 	check(!fpga_fdinfo_parse("fpga-driver:\tfpga_port\n"
 				 "fpga-port:\tdfl-port.12\n"
@@ -153,6 +154,11 @@ static void parser_tests(void)
 	parse_bad("fpga-memory-mapped:\t KiB", "is not 'N KiB'");
 	parse_bad("fpga-memory-mapped:\tx KiB", "is not 'N KiB'");
 	parse_bad("fpga-memory-mapped:\t64KiB", "is not 'N KiB'");
+	parse_bad("fpga-engine-afu:\t10", "fpga-engine-afu: '10' is not 'N ns'");
+	parse_bad("fpga-engine-afu:\t10 us", "is not 'N ns'");
+	parse_bad("fpga-engine-afu:\t-1 ns", "is not 'N ns'");
+	parse_bad("fpga-engine-afu:\t10 KiB", "is not 'N ns'");
+	parse_bad("fpga-memory-pinned:\t64 ns", "is not 'N KiB'");
 	parse_bad("fpga-port:\tfpga-port.1", "fpga-port given twice");
 	parse_bad("fpga-resets:\t1\nfpga-resets:\t2", "fpga-resets given twice");
 	parse_bad("fpga-resets:\t0123456789012345678901234567890123456789"
