@@ -4,7 +4,8 @@
 # Build (once) the debug kernel of "make check-debug" from Debian's
 # linux-source of the host's line (scripts/build/host-release.sh: 6.1 on
 # bookworm, 6.12 on trixie): allnoconfig +
-# scripts/build/debug-kernel/debug.config, with the suite itself inside the
+# scripts/build/debug-kernel/debug.config (and debug-SERIES.config, what
+# differs in that line's Kconfig, when there is one), with the suite itself inside the
 # tree as drivers/fpga_suite (so that our Kconfig and Kbuild files are used
 # as a kernel uses them).
 #
@@ -25,12 +26,25 @@ TREE_LAYOUT=1
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-fragment=$here/debug-kernel/debug.config
-pkg=linux-source-$("$here/host-release.sh" series)
+series=$("$here/host-release.sh" series)
+pkg=linux-source-$series
 tarball=/usr/src/$pkg.tar.xz
 [ -r "$tarball" ] || { echo "debug-kernel: $tarball missing (make deps)" >&2; exit 1; }
 version=$(dpkg-query -W -f='${Version}' "$pkg")
 cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}/debug-kernel
+# The fragment: the common one, then the line's own (6.12 has no DMA_OPS,
+# for one).  Its "# gone: CONFIG_X" lines name common options that line's
+# Kconfig no longer has, which the check below then does not look for.
+series_fragment=$here/debug-kernel/debug-$series.config
+fragment=$(mktemp)
+trap 'rm -f "$fragment"' EXIT
+fragment_names=debug.config
+cat "$here/debug-kernel/debug.config" > "$fragment"
+if [ -e "$series_fragment" ]; then
+	cat "$series_fragment" >> "$fragment"
+	fragment_names="$fragment_names + ${series_fragment##*/}"
+fi
+gone=$(sed -n 's/^# gone: \(CONFIG_[A-Z0-9_]*\)$/\1/p' "$fragment" | tr '\n' ' ')
 # Comments in the fragment do not change the kernel: not in the key
 key=$(grep -v -e '^#' -e '^$' "$fragment" | cat - <(echo "$version $TREE_LAYOUT") |
 	sha256sum | cut -c1-12)
@@ -46,8 +60,9 @@ if [ "${1:-}" = --path ]; then
 fi
 
 mkdir -p "$cache"
-# One builder at a time: the tree and its cache are shared.
-exec 9>"$cache/.lock"
+# One builder of a source tree at a time: it and its builds are shared
+# (the 6.1 and 6.12 trees apart).
+exec 9>"$cache/.lock-$version"
 flock 9
 
 if [ ! -e "$src/.complete" ]; then
@@ -75,7 +90,7 @@ mkdir -p "$out/build"
 kmake() { make -s -C "$src" O="$out/build" -j"$jobs" "$@"; }
 
 if [ ! -e "$out/build/.config" ]; then
-	log "configuring $out/build (allnoconfig + debug.config)"
+	log "configuring $out/build (allnoconfig + $fragment_names)"
 	kmake KCONFIG_ALLCONFIG="$fragment" allnoconfig >&2
 fi
 # The suite's options: all of them, as modules
@@ -93,6 +108,7 @@ while read -r line; do
 	CONFIG_*) want=$line ;;
 	*) continue ;;
 	esac
+	case " $gone" in *" ${line%%=*} "*) continue ;; esac
 	if ! grep -qxF "$want" "$out/build/.config"; then
 		log "option not in the final config: $line"
 		missing=1
