@@ -26,11 +26,12 @@ void fpga_dfl_cntr_cap(const struct fpga_dfl_feature *bank,
 	/* Only the blocks of events the register block holds whole */
 	unsigned int fit = (bank->size - CNTR_BANK_SIZE(0)) / CNTR_BLOCK_SIZE *
 			   CNTR_EVTS_PER_BLOCK;
+	/* Fields first: FIELD_GET() inside min() is too long for 7.3's sparse */
+	unsigned int ports = FIELD_GET(CNTR_CAP_NUM_PORTS, v);
+	unsigned int events = FIELD_GET(CNTR_CAP_NUM_EVENTS, v);
 
-	cap->num_ports = min_t(unsigned int, FIELD_GET(CNTR_CAP_NUM_PORTS, v),
-			       FME_MAX_PORTS);
-	cap->num_events = min3((unsigned int)FIELD_GET(CNTR_CAP_NUM_EVENTS, v),
-			       (unsigned int)CNTR_NUM_EVENTS, fit);
+	cap->num_ports = min_t(unsigned int, ports, FME_MAX_PORTS);
+	cap->num_events = min3(events, (unsigned int)CNTR_NUM_EVENTS, fit);
 	cap->clock_mhz = FIELD_GET(CNTR_CAP_CLOCK_MHZ, v);
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_cntr_cap);
