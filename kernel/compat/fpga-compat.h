@@ -248,6 +248,22 @@ static inline char *fpga_driver_override_dup(struct device *dev,
 #endif
 
 /*
+ * A PCI function's driver_override, set before the function is added so
+ * that no other driver matching its ids binds it first: in pci_dev until
+ * the driver core kept it (FPGA_HAVE_BUS_DRIVER_OVERRIDE, above).
+ */
+static inline int fpga_pci_driver_override_set(struct pci_dev *pdev,
+					       const char *name)
+{
+#ifdef FPGA_HAVE_BUS_DRIVER_OVERRIDE
+	return __device_set_driver_override(&pdev->dev, name, strlen(name));
+#else
+	return driver_set_override(&pdev->dev, &pdev->driver_override, name,
+				   strlen(name));
+#endif
+}
+
+/*
  * 6.19: dma_map_ops.map_page(page, offset) and .unmap_page became
  * .map_phys(phys) and .unmap_phys (the same arguments otherwise).  A
  * driver writes map_phys and unmap_phys; FPGA_COMPAT_DMA_MAP_PHYS() puts
