@@ -247,6 +247,11 @@ static inline char *fpga_driver_override_dup(struct device *dev,
 }
 #endif
 
+/* 6.2: an SPI host controller is allocated by spi_alloc_host() */
+#ifndef FPGA_HAVE_SPI_ALLOC_HOST
+#define spi_alloc_host(dev, size)	spi_alloc_master(dev, size)
+#endif
+
 /*
  * A PCI function's driver_override, set before the function is added so
  * that no other driver matching its ids binds it first: in pci_dev until
