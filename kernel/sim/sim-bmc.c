@@ -155,6 +155,7 @@ bool fpga_sim_bmc_step(struct fpga_sim *sim)
 	fpga_sim_update(sim, spi + SIM_SPI_CMD, cmd, cmd & ~SIM_SPI_CMD_GO);
 	return true;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_bmc_step);
 
 /**
  * fpga_sim_bmc_layout() - the SPI master's feature, on a board with a BMC
@@ -178,3 +179,4 @@ void fpga_sim_bmc_layout(struct fpga_sim *sim)
 		       FIELD_PREP(SIM_SPI_CAP_SHIFT_BYTES, SIM_SPI_MAX_BYTES));
 	sim->bmc.pos = SIM_BMC_FRAME_LEN;
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_bmc_layout);
