@@ -362,10 +362,10 @@ bmc_want()
 # the value of its hwmon file, in the command of its kind only
 t_bmc_sensors()
 {
-	[ -d /sys/class/hwmon ] && [ -d /sys/class/spi_master ] || {
+	if [ ! -d /sys/class/hwmon ] || [ ! -d /sys/class/spi_master ]; then
 		WHY="no hwmon or no SPI in this kernel: no BMC"
-		return $KSFT_SKIP
-	}
+		return "$KSFT_SKIP"
+	fi
 	echo "$BMC_ID 1 board=n3000" > $SIM/new_device ||
 		{ diag "no card of board n3000"; return 1; }
 	bdf=$(basename "$(readlink -f "$SIM/devices/fpga_sim$BMC_ID/pci_function")")

@@ -73,8 +73,8 @@ static inline void sim_bmc_read_frame(u16 addr, u8 tx[SIM_BMC_FRAME_LEN])
 	for (i = 0; i < SIM_BMC_FRAME_LEN; i++)
 		tx[i] = 0;
 	tx[0] = SIM_BMC_OP_READ;
-	tx[1] = addr >> 8;
-	tx[2] = addr;
+	tx[1] = (addr >> 8) & 0xff;
+	tx[2] = addr & 0xff;
 }
 
 /* What the BMC shifted in reply: 0 and *@val, or -errno for its status */
@@ -110,7 +110,7 @@ static inline void sim_spi_unpack(u64 v, u8 *buf, unsigned int len)
 	unsigned int i;
 
 	for (i = 0; i < len; i++, v >>= 8)
-		buf[i] = v;
+		buf[i] = v & 0xff;
 }
 
 #endif /* _FPGA_SUITE_SIM_BMC_H */

@@ -112,9 +112,9 @@ static void sim_bmc_default_board(struct kunit *test)
 {
 	struct sim_kunit *t = test->priv;
 	struct fpga_sim *sim = &t->sim;
+	u64 iperf = fpga_sim_read(sim, FPGA_SIM_FME_IPERF + DFH);
 
-	KUNIT_EXPECT_EQ(test, FIELD_GET(DFH_NEXT, fpga_sim_read(sim,
-				FPGA_SIM_FME_IPERF + DFH)), SZ_4K);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(DFH_NEXT, iperf), SZ_4K);
 	KUNIT_EXPECT_EQ(test, fpga_sim_read(sim, SPI_REG(DFH)), 0);
 	fpga_sim_write(sim, SPI_REG(SIM_SPI_CMD), SIM_SPI_CMD_GO | 8);
 	KUNIT_EXPECT_FALSE(test, fpga_sim_bmc_step(sim));
