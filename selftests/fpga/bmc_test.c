@@ -287,6 +287,26 @@ TEST_F(bmc, labels_and_inputs)
 	}
 }
 
+/* Read-only files anyone may read, as every hwmon device's */
+TEST_F(bmc, modes)
+{
+	static const char *const suffix[] = { "_label", "_input" };
+	char path[PATH_MAX];
+	struct stat st;
+
+	NEED_BMC();
+	for (size_t i = 0; i < ARRAY_SIZE(bmc_sensors); i++) {
+		for (size_t j = 0; j < ARRAY_SIZE(suffix); j++) {
+			snprintf(path, sizeof(path), "%.500s%s%s", self->hwmon,
+				 bmc_sensors[i].prefix, suffix[j]);
+			ASSERT_EQ(0, stat(path, &st));
+			EXPECT_EQ(0444, st.st_mode & 0777);
+			EXPECT_EQ(0, sysfs_as_nobody(path, NULL));
+			EXPECT_NE(0, sysfs_write(path, "1"));
+		}
+	}
+}
+
 /* The die temperature is the FME's, and follows the air around the card */
 TEST_F(bmc, follows_ambient)
 {
