@@ -72,7 +72,9 @@ static int fme_dir(int num, char *out, size_t size)
 
 /*
  * What xfpga's find_glob_path() makes of metrics_max10.h's
- * DFL_MAX10_SYSFS_PATH: "**" one to five levels, the first match wins
+ * DFL_MAX10_SYSFS_PATH: "/" "**" "/" is "*" "/" repeated one to five
+ * times, glued to the component before it ("*spi**" "/" ... : in effect
+ * zero to four more levels), and the first match, sorted, wins
  */
 static int opae_bmc_hwmon(const char *fme, char *out, size_t size)
 {
@@ -82,7 +84,7 @@ static int opae_bmc_hwmon(const char *fme, char *out, size_t size)
 	for (depth = 1; depth <= 5; depth++) {
 		strcat(stars, "*/");
 		snprintf(pat, sizeof(pat),
-			 "%s/*dfl_*/*spi*/*spi*/%s*hwmon*/hwmon/hwmon*/", fme,
+			 "%s/*dfl_*/*spi*/*spi*%s*hwmon*/hwmon/hwmon*/", fme,
 			 stars);
 		if (!glob_first(pat, out, size, NULL))
 			return 0;
