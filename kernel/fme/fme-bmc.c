@@ -99,7 +99,9 @@ static int fpga_fme_spi_transfer(struct fpga_fme_spi *fs,
 
 /*
  * A message is a frame: chip select 0 (the only one) asserted before its
- * first byte, and again after a transfer that asks for cs_change
+ * first byte, and again after a transfer that asks for cs_change.  Its
+ * status is the caller's (spi_sync() returns it): an error returned here
+ * would only make the SPI core log one more line, for a card that is gone.
  */
 static int fpga_fme_spi_transfer_message(struct spi_controller *ctlr,
 					 struct spi_message *msg)
@@ -124,7 +126,7 @@ static int fpga_fme_spi_transfer_message(struct spi_controller *ctlr,
 out:
 	msg->status = ret;
 	spi_finalize_current_message(ctlr);
-	return ret;
+	return 0;
 }
 
 static void fpga_fme_bmc_release(struct device *dev)
