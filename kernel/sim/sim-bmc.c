@@ -140,8 +140,9 @@ bool fpga_sim_bmc_step(struct fpga_sim *sim)
 	if (!(cmd & SIM_SPI_CMD_GO))
 		return false;
 	tx = fpga_sim_read(sim, spi + SIM_SPI_TX);
-	len = clamp_t(unsigned int, FIELD_GET(SIM_SPI_CMD_BYTES, cmd), 1,
-		      SIM_SPI_MAX_BYTES);
+	/* FIELD_GET() inside clamp_t() is too long a token for 7.x's sparse */
+	len = FIELD_GET(SIM_SPI_CMD_BYTES, cmd);
+	len = clamp_t(unsigned int, len, 1, SIM_SPI_MAX_BYTES);
 	sof = cmd & SIM_SPI_CMD_SOF;
 	for (i = 0; i < len; i++, sof = false) {
 		u8 in = 0xff;	/* nothing on another chip select */
