@@ -234,7 +234,7 @@ TEST_F(bmc, opae_path)
 		"dfl_dev.", "spi_master", "spi", "spi", "simbmc-hwmon.",
 		"hwmon", "hwmon",
 	};
-	char rel[PATH_MAX], *part, *save = NULL, name[64];
+	char rel[PATH_MAX], *part, *save = NULL, name[64], label[PATH_MAX];
 	size_t i = 0, count = 0;
 	struct stat st;
 
@@ -263,7 +263,7 @@ TEST_F(bmc, opae_path)
 	EXPECT_STREQ("simbmc", name);
 	/* xfpga takes every *_label there */
 	snprintf(rel, sizeof(rel), "%.500s*_label", self->hwmon);
-	ASSERT_EQ(0, glob_first(rel, name, sizeof(name), &count));
+	ASSERT_EQ(0, glob_first(rel, label, sizeof(label), &count));
 	EXPECT_EQ(ARRAY_SIZE(bmc_sensors), count);
 }
 
