@@ -28,6 +28,7 @@ const char *fpga_sim_board_name(enum fpga_sim_board board)
 {
 	return fpga_sim_board_names[board];
 }
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_board_name);
 
 /**
  * fpga_sim_board_parse() - a "board=NAME" word of new_device
