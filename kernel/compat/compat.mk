@@ -50,6 +50,9 @@ ccflags-y += $(call fpga_compat_test,PCIM_IOUNMAP_REGION,linux/pci.h,fpga_pcim_i
 # sysfs file for a bus that asks (driver_set_override() goes later)
 fpga_bus_driver_override := bool driver_override;
 ccflags-y += $(call fpga_compat_test,BUS_DRIVER_OVERRIDE,linux/device/bus.h,fpga_bus_driver_override)
+# 6.2: spi_alloc_host(), spi_alloc_master()'s new name (the old one goes)
+fpga_spi_alloc_host := struct spi_controller *spi_alloc_host(
+ccflags-y += $(call fpga_compat_test,SPI_ALLOC_HOST,linux/spi/spi.h,fpga_spi_alloc_host)
 # 6.19: dma_map_ops.map_page/unmap_page are map_phys/unmap_phys
 fpga_dma_map_phys := (*map_phys)(struct device *dev
 ccflags-y += $(call fpga_compat_test,DMA_MAP_PHYS,linux/dma-map-ops.h,fpga_dma_map_phys)

@@ -247,6 +247,27 @@ static inline char *fpga_driver_override_dup(struct device *dev,
 }
 #endif
 
+/* 6.2: an SPI host controller is allocated by spi_alloc_host() */
+#ifndef FPGA_HAVE_SPI_ALLOC_HOST
+#define spi_alloc_host(dev, size)	spi_alloc_master(dev, size)
+#endif
+
+/*
+ * A PCI function's driver_override, set before the function is added so
+ * that no other driver matching its ids binds it first: in pci_dev until
+ * the driver core kept it (FPGA_HAVE_BUS_DRIVER_OVERRIDE, above).
+ */
+static inline int fpga_pci_driver_override_set(struct pci_dev *pdev,
+					       const char *name)
+{
+#ifdef FPGA_HAVE_BUS_DRIVER_OVERRIDE
+	return __device_set_driver_override(&pdev->dev, name, strlen(name));
+#else
+	return driver_set_override(&pdev->dev, &pdev->driver_override, name,
+				   strlen(name));
+#endif
+}
+
 /*
  * 6.19: dma_map_ops.map_page(page, offset) and .unmap_page became
  * .map_phys(phys) and .unmap_phys (the same arguments otherwise).  A

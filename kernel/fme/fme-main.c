@@ -342,6 +342,7 @@ static int fpga_fme_probe(struct fpga_dfl_device *fdev)
 		goto err_remove_pmu;
 	fpga_fme_dfl_node_add(fme, fdev);
 	fpga_fme_hwmon_add(fme, fdev);
+	fpga_fme_bmc_add(fme, fdev);
 	return 0;
 
 err_remove_pmu:
@@ -358,6 +359,7 @@ static void fpga_fme_remove(struct fpga_dfl_device *fdev)
 {
 	struct fpga_fme *fme = dev_get_drvdata(&fdev->dev);
 
+	fpga_fme_bmc_remove(fme);
 	fpga_fme_hwmon_remove(fme);
 	fpga_pmu_card_remove(fme->pmu);
 	fpga_fme_pr_region_del(&fme->pr);
@@ -414,11 +416,16 @@ static int __init fpga_fme_init(void)
 	ret = class_register(&fpga_fme_class);
 	if (ret)
 		goto err_dfl_chrdev;
-	ret = fpga_dfl_driver_register(&fpga_fme_driver);
+	ret = fpga_fme_bmc_init();
 	if (ret)
 		goto err_class;
+	ret = fpga_dfl_driver_register(&fpga_fme_driver);
+	if (ret)
+		goto err_bmc;
 	return 0;
 
+err_bmc:
+	fpga_fme_bmc_exit();
 err_class:
 	class_unregister(&fpga_fme_class);
 err_dfl_chrdev:
@@ -433,6 +440,7 @@ err_pmu:
 static void __exit fpga_fme_exit(void)
 {
 	fpga_dfl_driver_unregister(&fpga_fme_driver);
+	fpga_fme_bmc_exit();
 	class_unregister(&fpga_fme_class);
 	unregister_chrdev_region(fpga_fme_dfl_devt, FPGA_FME_DFL_MINORS);
 	unregister_chrdev_region(fpga_fme_devt, FPGA_FME_MINORS);

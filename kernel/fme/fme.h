@@ -16,6 +16,7 @@
 
 struct fpga_pmu;
 struct fpga_fme;
+struct fpga_fme_bmc;
 
 /**
  * struct fpga_fme_pr - the FME's partial reconfiguration engine (fme-pr.c)
@@ -124,6 +125,7 @@ struct fpga_fme_sensor {
  * @thermal:	the thermal management feature's hwmon device
  * @power:	the power management feature's hwmon device
  * @hwmon_dir:	hwmon/ in @dfl_node, links to those devices, or NULL
+ * @bmc:	feature 0xe, the BMC's SPI master, or NULL (fme-bmc.c)
  */
 struct fpga_fme {
 	struct device chardev;
@@ -143,6 +145,7 @@ struct fpga_fme {
 	struct fpga_fme_sensor thermal;
 	struct fpga_fme_sensor power;
 	struct kobject *hwmon_dir;
+	struct fpga_fme_bmc *bmc;
 };
 
 /* The error state of the FME behind @dev, either of its names */
@@ -164,6 +167,35 @@ static inline void fpga_fme_hwmon_add(struct fpga_fme *fme,
 }
 
 static inline void fpga_fme_hwmon_remove(struct fpga_fme *fme)
+{
+}
+#endif
+
+/* The name the BMC's SPI device and driver match on */
+#define FPGA_FME_BMC_MODALIAS	"fpga-sim-bmc"
+
+#if IS_ENABLED(CONFIG_SPI_MASTER) && IS_ENABLED(CONFIG_HWMON)
+void fpga_fme_bmc_add(struct fpga_fme *fme, struct fpga_dfl_device *fdev);
+void fpga_fme_bmc_remove(struct fpga_fme *fme);
+int fpga_fme_bmc_init(void);
+void fpga_fme_bmc_exit(void);
+#else
+/* A kernel without SPI or hwmon (the cloud flavour): no BMC */
+static inline void fpga_fme_bmc_add(struct fpga_fme *fme,
+				    struct fpga_dfl_device *fdev)
+{
+}
+
+static inline void fpga_fme_bmc_remove(struct fpga_fme *fme)
+{
+}
+
+static inline int fpga_fme_bmc_init(void)
+{
+	return 0;
+}
+
+static inline void fpga_fme_bmc_exit(void)
 {
 }
 #endif

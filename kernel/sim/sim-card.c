@@ -82,6 +82,7 @@ static void fpga_sim_layout_fme(struct fpga_sim *sim)
 			     false);
 	fpga_sim_sensors_layout(sim);
 	fpga_sim_pr_layout(sim);
+	fpga_sim_bmc_layout(sim);
 }
 
 static void fpga_sim_layout_port(struct fpga_sim *sim, unsigned int n)
@@ -240,6 +241,7 @@ static int fpga_sim_model_thread(void *data)
 		}
 		busy |= fpga_sim_fme_error_step(sim);
 		busy |= fpga_sim_pr_step(sim);
+		busy |= fpga_sim_bmc_step(sim);
 		for (n = 0; n < sim->num_ports; n++)
 			busy |= fpga_sim_port_step(sim, n);
 

@@ -2,7 +2,7 @@
 /*
  * fpga_sim: simulated DFL cards, created and removed at run time.
  *
- *   echo "ID [NUM_PORTS]" > /sys/bus/fpga_sim/new_device
+ *   echo "ID [NUM_PORTS] [board=NAME]" > /sys/bus/fpga_sim/new_device
  *   echo ID > /sys/bus/fpga_sim/del_device
  *
  * Each card is a device fpga_simID on the fpga_sim bus; its FME and ports
@@ -65,6 +65,7 @@ static DEVICE_ATTR_RW(fail_reset_ack);
 static struct attribute *fpga_sim_dev_attrs[] = {
 	&dev_attr_num_ports.attr,
 	&dev_attr_fail_reset_ack.attr,
+	&dev_attr_board.attr,
 	NULL,
 };
 
@@ -325,7 +326,8 @@ module_param_named(iommu, fpga_sim_iommu, bool, 0644);
 MODULE_PARM_DESC(iommu,
 		 "Cards made while this is off have no IOMMU: their DMA engine takes physical addresses and can reach all memory, as on a host without one (default on)");
 
-static int fpga_sim_create(unsigned int id, unsigned int num_ports)
+static int fpga_sim_create(unsigned int id, unsigned int num_ports,
+			   enum fpga_sim_board board)
 {
 	struct fpga_sim_entry *entry;
 	struct fpga_sim *sim;
@@ -341,6 +343,7 @@ static int fpga_sim_create(unsigned int id, unsigned int num_ports)
 	}
 	sim->id = id;
 	sim->num_ports = num_ports;
+	sim->board = board;
 	sim->afu_size = FPGA_SIM_DEFAULT_AFU_SIZE;
 	sim->translated = READ_ONCE(fpga_sim_iommu);
 	mutex_init(&sim->err_lock);
@@ -388,11 +391,15 @@ static void fpga_sim_destroy(struct fpga_sim_entry *entry)
 	kfree(entry);
 }
 
-/* Split "A [B]" into numbers; anything else is -EINVAL */
+/*
+ * Split "A [B]" into numbers, and a "board=NAME" word if @board is given
+ * (anywhere after A); anything else is -EINVAL
+ */
 static int fpga_sim_parse(const char *buf, size_t count, unsigned int *vals,
-			  unsigned int max_vals)
+			  unsigned int max_vals, enum fpga_sim_board *board)
 {
 	char *copy, *cur, *tok;
+	bool have_board = false;
 	unsigned int n = 0;
 	int ret = 0;
 
@@ -403,7 +410,19 @@ static int fpga_sim_parse(const char *buf, size_t count, unsigned int *vals,
 	while ((tok = strsep(&cur, " \t")) != NULL) {
 		if (!*tok)
 			continue;
-		if (n == max_vals) {
+		if (board && n) {
+			ret = fpga_sim_board_parse(tok, board);
+			if (ret != -ENOENT) {
+				if (have_board)
+					ret = -EINVAL;
+				have_board = true;
+				if (ret)
+					break;
+				continue;
+			}
+			ret = 0;
+		}
+		if (n == max_vals || have_board) {
 			ret = -EINVAL;
 			break;
 		}
@@ -418,7 +437,7 @@ static int fpga_sim_parse(const char *buf, size_t count, unsigned int *vals,
 }
 
 /* Create card @id (new_device) */
-static int fpga_sim_add(u32 id, u32 ports)
+static int fpga_sim_add(u32 id, u32 ports, enum fpga_sim_board board)
 {
 	int ret;
 
@@ -437,7 +456,7 @@ static int fpga_sim_add(u32 id, u32 ports)
 		pr_err("new_device: card %u already exists\n", id);
 		ret = -EEXIST;
 	} else {
-		ret = fpga_sim_create(id, ports);
+		ret = fpga_sim_create(id, ports, board);
 	}
 	mutex_unlock(&fpga_sim_lock);
 	return ret;
@@ -463,15 +482,16 @@ static int fpga_sim_del(u32 id)
 static ssize_t new_device_store(FPGA_COMPAT_BUS_ATTR_CONST struct bus_type *bus, const char *buf,
 				size_t count)
 {
+	enum fpga_sim_board board = FPGA_SIM_BOARD_SIM;
 	unsigned int vals[2] = { 0, 1 };
 	int n, ret;
 
-	n = fpga_sim_parse(buf, count, vals, ARRAY_SIZE(vals));
+	n = fpga_sim_parse(buf, count, vals, ARRAY_SIZE(vals), &board);
 	if (n < 0) {
-		pr_err("new_device: expected \"ID [NUM_PORTS]\"\n");
+		pr_err("new_device: expected \"ID [NUM_PORTS] [board=sim|n3000]\"\n");
 		return n;
 	}
-	ret = fpga_sim_add(vals[0], vals[1]);
+	ret = fpga_sim_add(vals[0], vals[1], board);
 	return ret ? ret : count;
 }
 static BUS_ATTR_WO(new_device);
@@ -482,7 +502,7 @@ static ssize_t del_device_store(FPGA_COMPAT_BUS_ATTR_CONST struct bus_type *bus,
 	unsigned int id;
 	int ret;
 
-	ret = fpga_sim_parse(buf, count, &id, 1);
+	ret = fpga_sim_parse(buf, count, &id, 1, NULL);
 	if (ret < 0) {
 		pr_err("del_device: expected \"ID\"\n");
 		return ret;

@@ -9,7 +9,10 @@
  * one), and answers that bus's configuration space itself, the way vmd
  * does for the buses behind it.  Card n's function sits in the first free
  * slot: vendor 0x0000 (no vendor's), device 0xd5f1, class "processing
- * accelerator", no BAR and no interrupt.  The function carries the card's
+ * accelerator", no BAR and no interrupt; a card of board n3000 has
+ * Intel's N3000 ids (8086:0b30), which fpga_dfl_pci and upstream's
+ * dfl-pci also match, so its driver_override names fpga_sim_pci before
+ * the function is added.  The function carries the card's
  * identity and its fpga_region devices; registers, DMA and interrupts stay
  * with the fpga_sim device, as before.
  *
@@ -26,6 +29,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include "fpga-compat.h"
 #include "sim.h"
 
 #define FPGA_SIM_PCI_DOMAIN		0xf5a0
@@ -36,6 +40,9 @@
 /* Base class 0x12, processing accelerator (PCI Code and ID Assignment) */
 #define FPGA_SIM_PCI_CLASS		0x120000
 #define FPGA_SIM_PCI_REVISION		0x01
+/* board=n3000: Intel's PAC N3000, its subsystem the same ids */
+#define FPGA_SIM_PCI_N3000_VENDOR	PCI_VENDOR_ID_INTEL
+#define FPGA_SIM_PCI_N3000_DEVICE	0x0b30
 
 /**
  * struct fpga_sim_pci_slot - one slot of the bus
@@ -124,16 +131,22 @@ static void fpga_sim_pci_cfg_put(u8 *cfg, int ofs, u32 val, int len)
 		cfg[ofs] = val;
 }
 
-static void fpga_sim_pci_cfg_init(u8 *cfg)
+static void fpga_sim_pci_cfg_init(u8 *cfg, enum fpga_sim_board board)
 {
+	u16 vendor = FPGA_SIM_PCI_VENDOR, device = FPGA_SIM_PCI_DEVICE;
+
+	if (board == FPGA_SIM_BOARD_N3000) {
+		vendor = FPGA_SIM_PCI_N3000_VENDOR;
+		device = FPGA_SIM_PCI_N3000_DEVICE;
+	}
 	memset(cfg, 0, PCI_STD_HEADER_SIZEOF);
-	fpga_sim_pci_cfg_put(cfg, PCI_VENDOR_ID, FPGA_SIM_PCI_VENDOR, 2);
-	fpga_sim_pci_cfg_put(cfg, PCI_DEVICE_ID, FPGA_SIM_PCI_DEVICE, 2);
+	fpga_sim_pci_cfg_put(cfg, PCI_VENDOR_ID, vendor, 2);
+	fpga_sim_pci_cfg_put(cfg, PCI_DEVICE_ID, device, 2);
 	fpga_sim_pci_cfg_put(cfg, PCI_CLASS_REVISION,
 			     FPGA_SIM_PCI_CLASS << 8 | FPGA_SIM_PCI_REVISION, 4);
 	cfg[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_NORMAL;
-	fpga_sim_pci_cfg_put(cfg, PCI_SUBSYSTEM_VENDOR_ID, FPGA_SIM_PCI_VENDOR, 2);
-	fpga_sim_pci_cfg_put(cfg, PCI_SUBSYSTEM_ID, FPGA_SIM_PCI_DEVICE, 2);
+	fpga_sim_pci_cfg_put(cfg, PCI_SUBSYSTEM_VENDOR_ID, vendor, 2);
+	fpga_sim_pci_cfg_put(cfg, PCI_SUBSYSTEM_ID, device, 2);
 }
 
 /* Take a free slot for @sim; its number, or -ENOSPC */
@@ -147,7 +160,7 @@ static int fpga_sim_pci_slot_take(struct fpga_sim *sim)
 		struct fpga_sim_pci_slot *slot = &fpga_sim_pci_slots[i];
 
 		if (!slot->sim) {
-			fpga_sim_pci_cfg_init(slot->cfg);
+			fpga_sim_pci_cfg_init(slot->cfg, sim->board);
 			slot->ejected = false;
 			slot->sim = sim;
 			break;
@@ -181,27 +194,49 @@ static struct fpga_sim *fpga_sim_pci_slot_sim(unsigned int devfn)
 	return sim;
 }
 
-static void fpga_sim_pci_rescan_work(struct work_struct *work)
+/* A scan of one slot, from a work item */
+struct fpga_sim_pci_scan {
+	struct work_struct work;
+	struct fpga_sim *sim;
+	int devfn;
+};
+
+/*
+ * Scan the slot, then add the function: between the two, nothing has
+ * matched it with a driver yet, and a card with another vendor's ids gets
+ * its driver_override (a failure to set it leaves the function unbound,
+ * which fpga_sim_pci_add() takes for no function).
+ */
+static void fpga_sim_pci_scan_work(struct work_struct *work)
 {
+	struct fpga_sim_pci_scan *scan =
+		container_of(work, struct fpga_sim_pci_scan, work);
+	struct pci_dev *pdev;
+
 	pci_lock_rescan_remove();
-	pci_rescan_bus(fpga_sim_pci_bus);
+	/* The slot was free: the function is a new one, not added yet */
+	pdev = pci_scan_single_device(fpga_sim_pci_bus, scan->devfn);
+	if (pdev && (scan->sim->board == FPGA_SIM_BOARD_SIM ||
+		     !fpga_pci_driver_override_set(pdev,
+						   fpga_sim_pci_driver.name)))
+		pci_bus_add_device(pdev);
 	pci_unlock_rescan_remove();
 }
 
 /*
- * Scan the bus from a work item, as a hotplug controller does.  Not only
- * tidier: pci_device_add() warns and keeps a half-added device if
- * device_add() fails, and the fault injection of the tests (which fails
- * allocations of the task writing new_device) must not reach it.
+ * Scan from a work item, as a hotplug controller does.  Not only tidier:
+ * pci_device_add() warns and keeps a half-added device if device_add()
+ * fails, and the fault injection of the tests (which fails allocations of
+ * the task writing new_device) must not reach it.
  */
-static void fpga_sim_pci_rescan(void)
+static void fpga_sim_pci_scan(struct fpga_sim *sim, int devfn)
 {
-	struct work_struct work;
+	struct fpga_sim_pci_scan scan = { .sim = sim, .devfn = devfn };
 
-	INIT_WORK_ONSTACK(&work, fpga_sim_pci_rescan_work);
-	queue_work(system_long_wq, &work);
-	flush_work(&work);
-	destroy_work_on_stack(&work);
+	INIT_WORK_ONSTACK(&scan.work, fpga_sim_pci_scan_work);
+	queue_work(system_long_wq, &scan.work);
+	flush_work(&scan.work);
+	destroy_work_on_stack(&scan.work);
 }
 
 /**
@@ -224,7 +259,7 @@ void fpga_sim_pci_add(struct fpga_sim *sim)
 			 FPGA_SIM_PCI_SLOTS);
 		return;
 	}
-	fpga_sim_pci_rescan();
+	fpga_sim_pci_scan(sim, PCI_DEVFN(slot, 0));
 	pdev = pci_get_slot(fpga_sim_pci_bus, PCI_DEVFN(slot, 0));
 	sim->pdev = pdev;
 	/* Unbound, a sysfs removal would not take the card's DFL with it */

@@ -42,6 +42,8 @@
 #define FPGA_SIM_FME_COUNTERS		(3 * SZ_4K)
 #define FPGA_SIM_FME_THERMAL		(4 * SZ_4K)
 #define FPGA_SIM_FME_POWER		(5 * SZ_4K)
+/* board=n3000: the BMC's SPI master, in the second half of IPERF's page */
+#define FPGA_SIM_FME_SPI		(FPGA_SIM_FME_IPERF + SZ_2K)
 /*
  * The PR engine: last in the FME, up to its end, with its staging window
  * 4 KiB in (sim-pr.c)
@@ -172,6 +174,26 @@ struct fpga_sim_pr {
 	size_t len;
 };
 
+/* The board a card is modelled on (sim-board.c) */
+enum fpga_sim_board {
+	FPGA_SIM_BOARD_SIM,
+	FPGA_SIM_BOARD_N3000,
+};
+
+/**
+ * struct fpga_sim_bmc - the BMC's frame in progress (sim-bmc.c)
+ * @pos:	bytes of the frame shifted so far
+ * @op:		its opcode
+ * @addr:	the register it reads
+ * @reply:	the status and value, big-endian, once the address is in
+ */
+struct fpga_sim_bmc {
+	unsigned int pos;
+	u8 op;
+	u16 addr;
+	u8 reply[5];
+};
+
 /**
  * struct fpga_sim_sensors - the card's temperature and power (sim-sensors.c)
  * @last_ms:	when the model last advanced them (coarse monotonic time)
@@ -218,6 +240,8 @@ struct fpga_sim_sensors {
  *		was off when the card was made) DMA addresses are physical
  * @dma_devs:	each port's DMA device, for fpga_dfl
  * @pr:		the PR engine's model state (model thread only)
+ * @board:	the board the card is modelled on
+ * @bmc:	its BMC's state (model thread only), board=n3000
  */
 struct fpga_sim {
 	struct device dev;
@@ -246,6 +270,8 @@ struct fpga_sim {
 	bool translated;
 	struct device *dma_devs[FPGA_SIM_MAX_PORTS];
 	struct fpga_sim_pr pr;
+	enum fpga_sim_board board;
+	struct fpga_sim_bmc bmc;
 };
 
 #define to_fpga_sim(d) container_of(d, struct fpga_sim, dev)
@@ -302,6 +328,16 @@ void fpga_sim_layout_faults(struct fpga_sim *sim);
 int fpga_sim_card_init(struct fpga_sim *sim);
 void fpga_sim_card_unplug(struct fpga_sim *sim);
 bool fpga_sim_port_reset_step(struct fpga_sim *sim, unsigned int n, u64 ctrl);
+
+/* sim-board.c */
+const char *fpga_sim_board_name(enum fpga_sim_board board);
+int fpga_sim_board_parse(const char *word, enum fpga_sim_board *board);
+extern struct device_attribute dev_attr_board;
+
+/* sim-bmc.c */
+void fpga_sim_bmc_layout(struct fpga_sim *sim);
+u8 fpga_sim_bmc_shift(struct fpga_sim *sim, bool sof, u8 in);
+bool fpga_sim_bmc_step(struct fpga_sim *sim);
 
 /* sim-pci.c */
 int fpga_sim_pci_init(void);

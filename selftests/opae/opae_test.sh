@@ -12,7 +12,10 @@
 # another interface id is refused before the card is asked, one of an
 # AFU the model does not know is refused by the card (pr_err), NLB3 is
 # loaded (by its GUID: the model runs no NLB3) and fpgainfo port shows
-# it, NLB0 comes back and hello_fpga passes on it.  Prints KTAP.
+# it, NLB0 comes back and hello_fpga passes on it.  fpgainfo temp and
+# power show the BMC sensors of a simulated card of board n3000 (Intel's
+# N3000 ids, opae-vm.cfg), by label, with their hwmon files' values.
+# Prints KTAP.
 #
 # OPAE loads its xfpga plugin only for PCI ids it knows: the simulated
 # card's come in the opae.cfg fpga-tools ships (hello_fpga on it runs
@@ -27,6 +30,8 @@ REGIONS=/sys/class/fpga_region
 PCI_DRIVER=/sys/bus/pci/drivers/fpga_dfl_pci
 SIM=/sys/bus/fpga_sim
 SIM_ID=$((8000 + $$ % 1000))
+# The card of board n3000, for fpgainfo temp and power (t_bmc_sensors)
+BMC_ID=$((SIM_ID + 1000))
 SHIPPED_CFG=/usr/share/fpga-suite/opae.cfg
 NLB0_GUID=d8424dc4-a4a3-c413-f89e-433683f9040b
 NLB3_GUID=f7df405c-bd7a-cf72-22f1-44b0b93acd18
@@ -41,6 +46,8 @@ cleanup()
 {
 	exec 5>&- 6>&-
 	[ -d $SIM ] && echo "$SIM_ID" > $SIM/del_device 2>/dev/null
+	[ -d $SIM/devices/fpga_sim$BMC_ID ] &&
+		echo "$BMC_ID" > $SIM/del_device 2>/dev/null
 	modprobe -r fpga_fme fpga_port fpga_dfl_pci fpga_sim fpga_dfl 2>/dev/null
 	rm -rf "$T"
 }
@@ -319,6 +326,87 @@ t_sensors()
 	done
 }
 
+# metric_lines BDF < fpgainfo output: "NAME|VALUE|UNITS" of each metric
+# of the block of the card at BDF (fpgainfo prints its segment in capitals)
+metric_lines()
+{
+	awk -F ' +: ' -v bdf="$(echo "$1" | tr 'a-f' 'A-F')" '
+		/^\/\/\*+/ { mine = 0 }
+		$1 == "PCIe s:b:d.f" { mine = ($2 == bdf) }
+		mine && /^\( *[0-9]+\) / {
+			name = $1; sub(/^\( *[0-9]+\) /, "", name)
+			split($2, v, " ")
+			print name "|" v[1] "|" v[2]
+		}'
+}
+
+# bmc_want FILE: the BMC's sensors from its hwmon files, "NAME|VALUE"
+# in fpgainfo's units (mC, mV, mA to C, V, A; uW to W), "|" TYPE
+bmc_want()
+{
+	for l in "$1"/*_label; do
+		f=${l%_label}
+		case ${f##*/} in
+		power*) div=1000000 type=power ;;
+		temp*) div=1000 type=temp ;;
+		*) div=1000 type=power ;;
+		esac
+		echo "$(cat "$l")|$(awk -v v="$(cat "${f}_input")" -v d=$div \
+			'BEGIN { printf "%.2f", v / d }')|$type"
+	done
+}
+
+# fpgainfo temp and power on a card of board n3000: OPAE's xfpga takes
+# it for an N3000 by its PCI ids and reads the BMC's sensors under its
+# FME by their labels (Documentation/opae.md); each shows, with about
+# the value of its hwmon file, in the command of its kind only
+t_bmc_sensors()
+{
+	if [ ! -d /sys/class/hwmon ] || [ ! -d /sys/class/spi_master ]; then
+		WHY="no hwmon or no SPI in this kernel: no BMC"
+		return "$KSFT_SKIP"
+	fi
+	echo "$BMC_ID 1 board=n3000" > $SIM/new_device ||
+		{ diag "no card of board n3000"; return 1; }
+	bdf=$(basename "$(readlink -f "$SIM/devices/fpga_sim$BMC_ID/pci_function")")
+	hw=""
+	for f in "$REGIONS"/region*/dfl-fme.*; do
+		[ "$(bdf_of "${f%/*}")" = "$bdf" ] || continue
+		hw=$(ls -d "$f"/dfl_dev.*/spi_master/spi*/spi*.0/simbmc-hwmon.*/hwmon/hwmon* 2>/dev/null | head -n 1)
+	done
+	[ -n "$hw" ] || { diag "no BMC hwmon device under $bdf's FME"; return 1; }
+	rc=0
+	for cmd in temp power; do
+		fpgainfo_to "bmc-$cmd" "$cmd" || rc=1
+		metric_lines "$bdf" < "$T/bmc-$cmd" > "$T/bmc-$cmd.got"
+		diag "fpgainfo $cmd on $bdf: $(tr '\n' ';' < "$T/bmc-$cmd.got")"
+	done
+	[ $rc = 0 ] || return 1
+	bmc_want "$hw" > "$T/bmc.want"
+	[ "$(wc -l < "$T/bmc.want")" -ge 5 ] ||
+		{ diag "$hw: $(wc -l < "$T/bmc.want") labels, not 5"; return 1; }
+	while IFS='|' read -r name want type; do
+		other=power
+		[ "$type" = power ] && other=temp
+		got=$(awk -F '|' -v n="$name" '$1 == n { print $2 }' "$T/bmc-$type.got")
+		if [ -z "$got" ]; then
+			diag "fpgainfo $type: no \"$name\""
+			rc=1
+		elif ! awk -v a="$got" -v b="$want" \
+			'BEGIN { d = a - b; exit !(d <= 1 && d >= -1) }'; then
+			diag "fpgainfo $type: $name $got, the hwmon file $want"
+			rc=1
+		fi
+		if awk -F '|' -v n="$name" '$1 == n { f = 1 } END { exit !f }' \
+			"$T/bmc-$other.got"; then
+			diag "fpgainfo $other shows \"$name\" too"
+			rc=1
+		fi
+	done < "$T/bmc.want"
+	echo "$BMC_ID" > $SIM/del_device || rc=1
+	return $rc
+}
+
 # nlb_card: the address of the first PCI card with an NLB0 port
 nlb_card()
 {
@@ -531,7 +619,7 @@ t_pci_hello_again()
 }
 
 setup
-ktap_plan 13
+ktap_plan 14
 t "fpgainfo fme lists every FME" t_fme
 t "fpgainfo fme shows every FME's socket id" t_socket_id
 t "fpgainfo port lists every port and AFU" t_port
@@ -541,6 +629,7 @@ t "hello_fpga passes on a PCI card" t_hello_pci
 t "hello_fpga on a port open elsewhere is refused" t_hello_busy
 t "hello_events sees the FME error interrupt of an injected error" t_hello_events
 t "fpgainfo temp and power list every FME" t_sensors
+t "fpgainfo temp and power show the sensors of an n3000 card's BMC" t_bmc_sensors
 t "fpgaconf on a PCI card refuses a GBS of another interface id" t_pci_other_interface
 t "fpgaconf on a PCI card: an AFU the card does not know is refused" t_pci_refused
 t "fpgaconf programs NLB3 into a PCI card, fpgainfo port shows it" pci_program nlb3 $NLB3_GUID

@@ -7,7 +7,8 @@
  *   fpga_sim_reset: the soft-reset handshake (sim-card.c)
  *   fpga_sim_error: the port error registers, W1C on change, first error,
  *                   the mask and the error interrupt (sim-error.c)
- *   fpga_sim_layout: the register file is the DFL sim-card.c describes,
+ *   fpga_sim_layout: the register file is the DFL sim-card.c describes
+ *                   (and board n3000's, with feature 0xe),
  *                   as fpga_dfl's parser reads it
  *   fpga_sim_sensors: the thermal and power model, its bounds and its
  *                   alarms (sim-sensors.c)
@@ -27,6 +28,7 @@
 
 #include "fpga-compat.h"
 #include <fpga-suite/dfl-enum.h>
+#include <fpga-suite/sim-bmc.h>
 #include "sim-kunit.h"
 
 /* No irq domain here: nothing to deliver, a raise stays pending */
@@ -546,8 +548,39 @@ static void sim_layout_ports(struct kunit *test)
 	}
 }
 
+/* Board n3000: feature 0xe between IPERF and the counters, the rest as is */
+static void sim_layout_n3000(struct kunit *test)
+{
+	struct sim_kunit *t = test->priv;
+	struct fpga_dfl_device *fme;
+	struct fpga_dfl_feature *f;
+
+	t->sim.board = FPGA_SIM_BOARD_N3000;
+	fpga_sim_bmc_layout(&t->sim);
+	fme = sim_enumerate(test)->fme;
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 0);
+	KUNIT_ASSERT_NOT_NULL(test, fme);
+	KUNIT_EXPECT_EQ(test, fme->num_features, 7);
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_GLOBAL_IPERF);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, f->size, FPGA_SIM_FME_SPI - FPGA_SIM_FME_IPERF);
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_MAX10_SPI);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_SPI);
+	KUNIT_EXPECT_EQ(test, f->size,
+			FPGA_SIM_FME_COUNTERS - FPGA_SIM_FME_SPI);
+	KUNIT_EXPECT_EQ(test, f->irq_count, 0);
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_COUNTERS);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, sim_ofs(&t->sim, f->ioaddr), FPGA_SIM_FME_COUNTERS);
+	f = fpga_dfl_find_feature(fme, FME_FEATURE_ID_PR);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_EQ(test, f->size, FPGA_SIM_PR_SIZE);
+}
+
 static struct kunit_case sim_layout_cases[] = {
 	KUNIT_CASE(sim_layout_fme),
+	KUNIT_CASE(sim_layout_n3000),
 	KUNIT_CASE(sim_layout_ports),
 	{}
 };
