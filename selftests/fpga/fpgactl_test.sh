@@ -35,6 +35,7 @@ WHY_NO_UIRQ="not set up"
 PORT=""			# first port of the card
 PORTS=""
 CDI_OTHER=""		# the second card t_cdi made
+BOARD_CARD=""		# the n3000 card t_sim_board made
 
 cleanup()
 {
@@ -43,6 +44,8 @@ cleanup()
 	fi
 	[ -n "$CDI_OTHER" ] &&
 		echo "$CDI_OTHER" > /sys/bus/fpga_sim/del_device 2>/dev/null
+	[ -n "$BOARD_CARD" ] &&
+		echo "$BOARD_CARD" > /sys/bus/fpga_sim/del_device 2>/dev/null
 	[ -n "$DRV_MODULES" ] && modprobe -r $DRV_MODULES 2>/dev/null
 	[ -n "$SIM_LOADED" ] && modprobe -r fpga_sim 2>/dev/null
 	rm -rf "$T"
@@ -219,6 +222,14 @@ t_usage_sim()
 	usage "NUM_PORTS is 1 to 4, not 5" $FPGACTL sim add 1 5 || return 1
 	usage "NUM_PORTS: 'two' is not a number" $FPGACTL sim add 1 two || return 1
 	usage "unexpected argument '3'" $FPGACTL sim add 1 2 3 || return 1
+	usage "board needs a value" $FPGACTL sim add 1 board || return 1
+	usage "board given twice" $FPGACTL sim add 1 board sim board n3000 || return 1
+	usage "board: no board 'N3000' (boards: sim, n3000)" \
+		$FPGACTL sim add 1 board N3000 || return 1
+	usage "board: no board 'n3000 2'" $FPGACTL sim add 1 board "n3000 2" || return 1
+	usage "board: no board ''" $FPGACTL sim add 1 board "" || return 1
+	usage "board: no board 'abcdefghijklmnop'" \
+		$FPGACTL sim add 1 board abcdefghijklmnop || return 1
 	usage "ID: 'x' is not a number" $FPGACTL sim del x || return 1
 	usage "unexpected argument '2'" $FPGACTL sim del 1 2
 }
@@ -317,6 +328,21 @@ t_fake_sim()
 	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL -j sim add 12 || return 1
 	[ "$(cat "$T/sys/bus/fpga_sim/new_device")" = "12 1" ] || return 1
 	out_has '^{"card":"fpga_sim12","id":12,"fme":4,"ports":\[7,8\]}$' || return 1
+	# A board is one more word; the card's "board" file is read back
+	: > "$T/sys/bus/fpga_sim/new_device"
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL sim add 12 board n3000 2 || return 1
+	[ "$(cat "$T/sys/bus/fpga_sim/new_device")" = "12 2 board=n3000" ] ||
+		{ diag "new_device got '$(cat "$T/sys/bus/fpga_sim/new_device")'"; return 1; }
+	out_has "^fpga_sim12: fpga-fme.4 fpga-port.7 fpga-port.8$" || return 1
+	echo n3000 > "$T/sys/devices/fpga_sim12/board"
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL sim add 12 2 board n3000 || return 1
+	out_has "^fpga_sim12 (n3000): fpga-fme.4 fpga-port.7 fpga-port.8$" || return 1
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL -j sim add 12 2 board n3000 || return 1
+	out_has '^{"card":"fpga_sim12","id":12,"board":"n3000","fme":4,"ports":\[7,8\]}$' || return 1
+	echo sim > "$T/sys/devices/fpga_sim12/board"
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL sim add 12 2 || return 1
+	out_has "^fpga_sim12: fpga-fme.4 fpga-port.7 fpga-port.8$" || return 1
+	rm "$T/sys/devices/fpga_sim12/board"
 	expect 0 "" env FPGA_SYSFS_ROOT=$T/sys $FPGACTL sim del 0x0c || return 1
 	[ "$(cat "$T/sys/bus/fpga_sim/del_device")" = "12" ] || return 1
 	expect 1 "new_device: No such file or directory (is fpga_sim loaded? try 'modprobe fpga_sim')" env FPGA_SYSFS_ROOT=$T/empty \
@@ -1055,13 +1081,30 @@ t_sim_add()
 		diag "sim add exited $SIM_ADD_RC: $(cat "$T/sim_add.err")"
 		return 1
 	fi
-	grep -q "^{\"card\":\"fpga_sim$SIM_ID\",\"id\":$SIM_ID,\"fme\":[0-9]*,\"ports\":\[[0-9]*,[0-9]*\]}$" \
+	grep -q "^{\"card\":\"fpga_sim$SIM_ID\",\"id\":$SIM_ID,\"board\":\"sim\",\"fme\":[0-9]*,\"ports\":\[[0-9]*,[0-9]*\]}$" \
 		"$T/sim_add.json" || { diag "sim add printed $(cat "$T/sim_add.json")"; return 1; }
 	for p in $PORTS; do
 		[ -d /sys/bus/fpga_sim/devices/fpga_sim$SIM_ID/fpga-port.$p ] ||
 			{ diag "fpga-port.$p is not on fpga_sim$SIM_ID"; return 1; }
 	done
 	expect 1 "card fpga_sim$SIM_ID exists already" $FPGACTL sim add $SIM_ID
+}
+
+# A card modelled on the N3000; a board fpga_sim does not know is the
+# module's refusal, and no card
+t_sim_board()
+{
+	BOARD_CARD=$((SIM_ID + 2))
+	expect 0 "" $FPGACTL -j sim add $BOARD_CARD board n3000 || return 1
+	out_has "^{\"card\":\"fpga_sim$BOARD_CARD\",\"id\":$BOARD_CARD,\"board\":\"n3000\",\"fme\":[0-9]*,\"ports\":\[[0-9]*\]}$" || return 1
+	[ "$(cat /sys/bus/fpga_sim/devices/fpga_sim$BOARD_CARD/board)" = n3000 ] ||
+		{ diag "the card's board is not n3000"; return 1; }
+	expect 0 "" $FPGACTL sim del $BOARD_CARD || return 1
+	expect 1 "fpga_sim has no board 'n4000' (boards: sim, n3000" \
+		$FPGACTL sim add $BOARD_CARD board n4000 || return 1
+	[ ! -e /sys/bus/fpga_sim/devices/fpga_sim$BOARD_CARD ] ||
+		{ diag "a card was made for board n4000"; return 1; }
+	BOARD_CARD=""
 }
 
 t_list()
@@ -1574,6 +1617,7 @@ all_tests()
 	[ -z "$COUNT_ONLY" ] && setup_e2e
 	t "e2e: sim add creates a card with 2 ports" needs sim t_sim_add
 	t "e2e: list shows the card's FME and ports" needs sim t_list
+	t "e2e: sim add board n3000; an unknown board refused" needs sim t_sim_board
 	t "e2e: info" needs drv t_info
 	t "e2e: the upstream names dfl-port.N, its node and path" needs drv t_upstream_names
 	t "e2e: ps shows a process that has the port open" needs drv t_ps

@@ -14,12 +14,12 @@
 # loaded (by its GUID: the model runs no NLB3) and fpgainfo port shows
 # it, NLB0 comes back and hello_fpga passes on it.  fpgainfo temp and
 # power show the BMC sensors of a simulated card of board n3000 (Intel's
-# N3000 ids, opae-vm.cfg), by label, with their hwmon files' values.
+# N3000 ids, in the shipped opae.cfg), by label, with their hwmon files' values.
 # Prints KTAP.
 #
 # OPAE loads its xfpga plugin only for PCI ids it knows: the simulated
-# card's come in the opae.cfg fpga-tools ships (hello_fpga on it runs
-# with that file); opae-vm.cfg adds QEMU's ivshmem (1af4:1110) to them,
+# card's, both boards', come in the opae.cfg fpga-tools ships (hello_fpga
+# and fpgainfo temp/power on them run with that file); opae-vm.cfg adds QEMU's ivshmem (1af4:1110) to them,
 # for this VM only.
 #
 # Exit status: 0 all passed (some may be skipped), 1 a test failed,
@@ -356,8 +356,9 @@ bmc_want()
 	done
 }
 
-# fpgainfo temp and power on a card of board n3000: OPAE's xfpga takes
-# it for an N3000 by its PCI ids and reads the BMC's sensors under its
+# fpgainfo temp and power on a card of board n3000, with the opae.cfg
+# fpga-tools ships: OPAE's xfpga takes it for an N3000 by its PCI ids
+# (listed there) and reads the BMC's sensors under its
 # FME by their labels (Documentation/opae.md); each shows, with about
 # the value of its hwmon file, in the command of its kind only
 t_bmc_sensors()
@@ -375,9 +376,12 @@ t_bmc_sensors()
 		hw=$(ls -d "$f"/dfl_dev.*/spi_master/spi*/spi*.0/simbmc-hwmon.*/hwmon/hwmon* 2>/dev/null | head -n 1)
 	done
 	[ -n "$hw" ] || { diag "no BMC hwmon device under $bdf's FME"; return 1; }
+	[ -f "$SHIPPED_CFG" ] || { diag "$SHIPPED_CFG is not installed"; return 1; }
 	rc=0
+	# with the opae.cfg a user names, the one fpga-tools ships
 	for cmd in temp power; do
-		fpgainfo_to "bmc-$cmd" "$cmd" || rc=1
+		(LIBOPAE_CFGFILE=$SHIPPED_CFG && export LIBOPAE_CFGFILE &&
+			fpgainfo_to "bmc-$cmd" "$cmd") || rc=1
 		metric_lines "$bdf" < "$T/bmc-$cmd" > "$T/bmc-$cmd.got"
 		diag "fpgainfo $cmd on $bdf: $(tr '\n' ';' < "$T/bmc-$cmd.got")"
 	done

@@ -149,8 +149,19 @@ int fpga_port_errors_clear(int port_id, uint64_t *cleared);
 /* Simulated cards (fpga_sim) */
 #define FPGA_SIM_MAX_ID		2147483647ULL
 #define FPGA_SIM_MAX_PORTS	4
-int fpga_sim_add(uint64_t id, unsigned int num_ports);
+/*
+ * The boards fpga_sim models (Documentation/sim-card.md); "sim" is the
+ * default.  A board name is at most FPGA_SIM_BOARD_MAX - 1 characters.
+ */
+#define FPGA_SIM_BOARDS		"sim, n3000"
+#define FPGA_SIM_BOARD_MAX	16
+/* 0 if @board is well formed (fpga_sim decides whether it knows it) */
+int fpga_sim_board_check(const char *board);
+/* Create card @id; @board NULL: the module's default board */
+int fpga_sim_add(uint64_t id, unsigned int num_ports, const char *board);
 int fpga_sim_del(uint64_t id);
+/* The board card @id is modelled on, or -ENOENT on an fpga_sim without boards */
+int fpga_sim_board(uint64_t id, char *board, size_t size);
 /* Ports of card @id: ids into @ports (up to @max); returns the count */
 int fpga_sim_ports(uint64_t id, int *ports, size_t max);
 /* FME id of card @id, or -ENOENT */

@@ -363,9 +363,21 @@ static int fpga_sim_file(const char *file, char *path, size_t size)
 	return 0;
 }
 
-int fpga_sim_add(uint64_t id, unsigned int num_ports)
+/* A board name is one word of new_device: lower-case letters and digits */
+int fpga_sim_board_check(const char *board)
 {
-	char path[PATH_MAX], val[48];
+	size_t len = strlen(board);
+
+	if (!len || len >= FPGA_SIM_BOARD_MAX ||
+	    strspn(board, "abcdefghijklmnopqrstuvwxyz0123456789") != len)
+		return fpga_set_error(EINVAL, "no board '%s' (boards: %s)",
+				      board, FPGA_SIM_BOARDS);
+	return 0;
+}
+
+int fpga_sim_add(uint64_t id, unsigned int num_ports, const char *board)
+{
+	char path[PATH_MAX], val[48 + FPGA_SIM_BOARD_MAX];
 	int ret;
 
 	if (id > FPGA_SIM_MAX_ID)
@@ -374,15 +386,22 @@ int fpga_sim_add(uint64_t id, unsigned int num_ports)
 	if (num_ports < 1 || num_ports > FPGA_SIM_MAX_PORTS)
 		return fpga_set_error(EINVAL, "a card has 1 to %d ports, not %u",
 				      FPGA_SIM_MAX_PORTS, num_ports);
+	if (board && fpga_sim_board_check(board))
+		return -EINVAL;
 	ret = fpga_sim_file("new_device", path, sizeof(path));
 	if (ret)
 		return ret;
-	snprintf(val, sizeof(val), "%llu %u", (unsigned long long)id, num_ports);
+	snprintf(val, sizeof(val), "%llu %u%s%s", (unsigned long long)id,
+		 num_ports, board ? " board=" : "", board ? board : "");
 	ret = fpga_sysfs_write(path, val);
 	if (ret == -EEXIST)
 		return fpga_set_error(EEXIST, "card fpga_sim%llu exists already (remove it with 'fpgactl sim del %llu')",
 				      (unsigned long long)id,
 				      (unsigned long long)id);
+	/* The only argument the lib has not checked; an older fpga_sim has none */
+	if (ret == -EINVAL && board)
+		return fpga_set_error(EINVAL, "fpga_sim has no board '%s' (boards: %s; is the module older than fpgactl?)",
+				      board, FPGA_SIM_BOARDS);
 	if (ret)
 		return fpga_set_error(-ret, "cannot create card fpga_sim%llu: %s (see dmesg)",
 				      (unsigned long long)id, strerror(-ret));
@@ -445,6 +464,15 @@ static int fpga_sim_children(uint64_t id, const char *prefix, int *ids,
 int fpga_sim_ports(uint64_t id, int *ports, size_t max)
 {
 	return fpga_sim_children(id, FPGA_PORT_PREFIX, ports, max);
+}
+
+int fpga_sim_board(uint64_t id, char *board, size_t size)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s" FPGA_SIM_BUS "/devices/fpga_sim%llu/board",
+		 fpga_sysfs_root(), (unsigned long long)id);
+	return fpga_sysfs_read(path, board, size);
 }
 
 int fpga_sim_fme(uint64_t id)
