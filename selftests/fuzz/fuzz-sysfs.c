@@ -95,6 +95,10 @@ static void sysfs_read_any(struct worker *w)
 		"/sys/bus/event_source/devices/fpga_pmu_%u/events/dma_rd_bytes",
 		SIM_BUS "/devices/fpga_sim700%u/counters/clock",
 		SIM_BUS "/devices/fpga_sim700%u/port0/dma_faults",
+		/* the FMEs' sensors and board n3000's BMC: the VM's hwmon devices */
+		"/sys/class/hwmon/hwmon%u/temp1_input",
+		"/sys/class/hwmon/hwmon%u/power1_input",
+		"/sys/class/hwmon/hwmon%u/in0_label",
 	};
 	char path[256], buf[256];
 
@@ -182,7 +186,14 @@ void fuzz_unplug(struct worker *w)
 		if (!below(4))
 			sysfs_write(SIM_LAYOUT_PARAM,
 				    sim_layouts[below(ARRAY_LEN(sim_layouts))]);
-		sim_add(id, 1 + below(4));
+		if (one_in(4)) {
+			/* board n3000: a BMC behind an SPI master to tear down */
+			snprintf(buf, sizeof(buf), "%u %u board=n3000", id,
+				 1 + (unsigned int)below(4));
+			sysfs_write(SIM_BUS "/new_device", buf);
+		} else {
+			sim_add(id, 1 + below(4));
+		}
 		sysfs_write(SIM_LAYOUT_PARAM, "normal");
 		break;
 	default:	/* odd requests, always for a card of ours */
