@@ -32,6 +32,10 @@ if command -v hello_fpga > /dev/null; then
 	export LIBOPAE_CFGFILE=/usr/share/fpga-suite/opae.cfg
 	step "fpgainfo port 2>&1 | grep -E 'PCIe s:b:d.f|Accelerator GUID'"
 	step "hello_fpga    # OPAE's sample, unchanged: NLB0 through /dev/dfl-port.N"
+	if [ -d /sys/class/spi_master ]; then
+		step "fpgactl sim add 3 board n3000 && fpgainfo temp 2>&1 | grep -E 'PCIe s:b:d.f|Temperature'    # a card modelled on the N3000: its BMC's sensors"
+		step "fpgactl sim del 3"
+	fi
 else
 	echo "(OPAE's fpgainfo and hello_fpga are not in this image: make opae)"
 fi
