@@ -18,18 +18,29 @@
 #include <fpga-suite/dfl-core.h>
 
 /**
- * fpga_dfl_unplug_init() - a guard, not unplugged
+ * __fpga_dfl_unplug_init() - a guard, not unplugged
  * @up: the guard
+ * @name: its lock class's name, for lockdep
+ * @key: its lock class, one per fpga_dfl_unplug_init() call site
+ *
+ * A class per call site, as init_srcu_struct() gives: the FME's guard
+ * is held while a programming unplugs a port's, which lockdep (6.12's
+ * synchronize_srcu()) would take for recursion if they shared one.
  *
  * Return: 0 or -ENOMEM.
  */
-int fpga_dfl_unplug_init(struct fpga_dfl_unplug *up)
+int __fpga_dfl_unplug_init(struct fpga_dfl_unplug *up, const char *name,
+			   struct lock_class_key *key)
 {
 	up->gone = false;
 	init_waitqueue_head(&up->gone_wait);
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	return __init_srcu_struct(&up->srcu, name, key);
+#else
 	return init_srcu_struct(&up->srcu);
+#endif
 }
-EXPORT_SYMBOL_GPL(fpga_dfl_unplug_init);
+EXPORT_SYMBOL_GPL(__fpga_dfl_unplug_init);
 
 /**
  * fpga_dfl_unplug_cleanup() - free what fpga_dfl_unplug_init() set up

@@ -435,7 +435,8 @@ t_fake_ps_bad()
 # function, linked from its region's dfl-fme.0; card 1 a simulated card
 # (its function f5a0:00:00.0 through pci_function) with none of those,
 # and a port whose afu_id cannot be read; card 2 a simulated card
-# without a PCI function, its sensor under fpga-fme.2/hwmon/.
+# without a PCI function, its sensor under fpga-fme.2/hwmon/.  Card 1
+# has a BMC (board n3000) with labelled sensors behind its SPI master.
 # fpga-port.0 is open twice in PID 100 (one file, dup'ed) and once in
 # 200; fpga-port.2 once in 300.
 fake_metrics()
@@ -462,6 +463,21 @@ fake_metrics()
 		echo 1 > "$sim/$d/card_id"
 	done
 	ln -s ../../pcif5a0:00/f5a0:00:00.0 "$sim/pci_function"
+	bmc=$MS/devices/pcif5a0:00/f5a0:00:00.0/fpga_region/region1/dfl-fme.1/dfl_dev.0/spi_master/spi0/spi0.0/simbmc-hwmon.0.auto/hwmon/hwmon6
+	mkdir -p "$bmc"
+	ln -s ../../devices/pcif5a0:00/f5a0:00:00.0/fpga_region/region1 \
+		"$MS/class/fpga_region/region1"
+	ln -s ../../../f5a0:00:00.0 \
+		"$MS/devices/pcif5a0:00/f5a0:00:00.0/fpga_region/region1/device"
+	echo simbmc > "$bmc/name"
+	echo 51000 > "$bmc/temp1_input"
+	echo "FPGA Die Temperature" > "$bmc/temp1_label"
+	echo 45500 > "$bmc/temp2_input"
+	echo "Board Temperature" > "$bmc/temp2_label"
+	echo 12000 > "$bmc/in0_input"
+	echo "12V Backplane Voltage" > "$bmc/in0_label"
+	echo 68750000 > "$bmc/power1_input"
+	echo "Board Power" > "$bmc/power1_label"
 	mkdir -p "$MS/devices/fpga_sim/fpga_sim8/fpga-fme.2/hwmon/hwmon0"
 	ln -s ../../../devices/fpga_sim/fpga_sim8/fpga-fme.2 "$MS/bus/fpga_dfl/devices/fpga-fme.2"
 	echo 2 > "$MS/devices/fpga_sim/fpga_sim8/fpga-fme.2/card_id"
@@ -568,9 +584,12 @@ t_fake_metrics()
 	# TYPE fpga_card_temperature_celsius gauge
 	fpga_card_temperature_celsius{card="0000:3b:00.0",sensor="die \"hot\" \\ spot"} -1.25
 	fpga_card_temperature_celsius{card="0000:3b:00.0",sensor="temp1"} 45.5
+	fpga_card_temperature_celsius{card="f5a0:00:00.0",sensor="Board Temperature"} 45.5
+	fpga_card_temperature_celsius{card="f5a0:00:00.0",sensor="FPGA Die Temperature"} 51
 	fpga_card_temperature_celsius{card="fpga_sim8",sensor="temp1"} 38
 	# TYPE fpga_card_power_watts gauge
 	fpga_card_power_watts{card="0000:3b:00.0",sensor="power1"} 23
+	fpga_card_power_watts{card="f5a0:00:00.0",sensor="Board Power"} 68.75
 	# TYPE fpga_port_info gauge
 	fpga_port_info{card="0000:3b:00.0",port="fpga-port.0",afu_id="d8424dc4a4a3c413f89e433683f9040b"} 1
 	fpga_port_info{card="0000:3b:00.0",port="fpga-port.1",afu_id="00000000000000000000000000000001"} 1
@@ -1099,6 +1118,14 @@ t_sim_board()
 	out_has "^{\"card\":\"fpga_sim$BOARD_CARD\",\"id\":$BOARD_CARD,\"board\":\"n3000\",\"fme\":[0-9]*,\"ports\":\[[0-9]*\]}$" || return 1
 	[ "$(cat /sys/bus/fpga_sim/devices/fpga_sim$BOARD_CARD/board)" = n3000 ] ||
 		{ diag "the card's board is not n3000"; return 1; }
+	# Its BMC's sensors in metrics (a kernel with SPI and hwmon has the BMC)
+	if [ -d /sys/class/spi_master ] && [ -d /sys/class/hwmon ]; then
+		need_fme || return 1
+		bdf=$(basename "$(readlink -f /sys/bus/fpga_sim/devices/fpga_sim$BOARD_CARD/pci_function)")
+		expect 0 "" $FPGACTL metrics || return 1
+		out_has "^fpga_card_temperature_celsius{card=\"$bdf\",sensor=\"FPGA Die Temperature\"} [0-9]" || return 1
+		out_has "^fpga_card_power_watts{card=\"$bdf\",sensor=\"Board Power\"} [0-9]" || return 1
+	fi
 	expect 0 "" $FPGACTL sim del $BOARD_CARD || return 1
 	expect 1 "fpga_sim has no board 'n4000' (boards: sim, n3000" \
 		$FPGACTL sim add $BOARD_CARD board n4000 || return 1

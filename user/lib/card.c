@@ -253,6 +253,15 @@ int fpga_fme_sensors(const struct fpga_fme_ref *ref, struct fpga_sensor **list,
 	    !fpga_pathf(pat, sizeof(pat), "%s/bus/pci/devices/%s/hwmon/hwmon*",
 			fpga_sysfs_root(), pci))
 		fpga_sensors_glob(&l, pat, "dfl_fme_");
+	/*
+	 * A board management controller's, beside the FME's own: behind its
+	 * SPI master (feature 0xe; fpga_sim's board n3000), where OPAE's
+	 * xfpga reads an N3000's (Documentation/opae.md)
+	 */
+	if (!fpga_pathf(pat, sizeof(pat),
+			"%s/class/fpga_region/region*/dfl-fme.%d/dfl_dev.*/spi_master/spi*/spi*.0/*-hwmon.*/hwmon/hwmon*",
+			fpga_sysfs_root(), ref->id))
+		fpga_sensors_glob(&l, pat, NULL);
 	if (l.n)
 		qsort(l.s, l.n, sizeof(*l.s), fpga_sensor_cmp);
 	else {

@@ -367,7 +367,8 @@ struct fpga_sensor {
 /*
  * Every temp*_input and power*_input of the FME's hwmon devices, wherever
  * the card has them (under its PCI function, linked from dfl-fme.N/hwmon/,
- * or under fpga-fme.N/hwmon/), sorted by chip, kind and name.  *list is
+ * or under fpga-fme.N/hwmon/), and of its BMC's (behind the FME's SPI
+ * master), sorted by chip, kind and name.  *list is
  * malloc'ed (free() it), *count may be 0.  A reading that fails is left
  * out; the last such failure is the message of a return of -errno with
  * the readings that worked.

@@ -122,7 +122,15 @@ struct fpga_dfl_unplug {
 	wait_queue_head_t gone_wait;
 };
 
-int fpga_dfl_unplug_init(struct fpga_dfl_unplug *up);
+int __fpga_dfl_unplug_init(struct fpga_dfl_unplug *up, const char *name,
+			   struct lock_class_key *key);
+/* A guard, not unplugged; 0 or -ENOMEM.  Each call site is a lock class. */
+#define fpga_dfl_unplug_init(up)					\
+({									\
+	static struct lock_class_key __fpga_dfl_unplug_key;		\
+									\
+	__fpga_dfl_unplug_init((up), #up, &__fpga_dfl_unplug_key);	\
+})
 void fpga_dfl_unplug_cleanup(struct fpga_dfl_unplug *up);
 void fpga_dfl_unplug(struct fpga_dfl_unplug *up);
 struct file;
