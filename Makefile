@@ -54,7 +54,7 @@ VM_TOOLS ?= build
 # Tests to run in the VM: comma-separated COLLECTION or COLLECTION:TEST
 VM_TESTS ?=
 
-.PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full check-suite-run suite-initramfs kernels-newest check-trixie-host \
+.PHONY: build-matrix stage debug-kernel debug-modules debug-initramfs check-debug-run check-debug check-full check-suite-run suite-initramfs kernels-newest check-trixie-host ci-cold \
 	fuzz bench bench-initramfs peer-modules floor-module print-kver print-vm-kver print-vm612-kver print-vm612rt-kver print-kdir print-test-module-dirs check-run-all all help modules modules-check clean-modules user selftests \
 	harness-module install dkms-install dkms-source deb deps check check-run opae \
 	check-harness lint demo vm initramfs clean
@@ -70,6 +70,7 @@ help:
 	@echo "make check-suite-run SUITE=trixie [SUITE_KVER=] VM_TESTS=...  the VM on that suite's kernel"
 	@echo "make kernels-newest  build against the newest kernels of trixie-backports, sid, experimental"
 	@echo "make check-trixie-host  make check on a fresh Debian 13 root (part of check-full)"
+	@echo "make ci-cold       .ci/run on a fresh Debian 12 root, cold cache, timed"
 	@echo "make user          build fpgactl and its library"
 	@echo "make selftests     build the kselftests"
 	@echo "make install       install tools, headers, udev rule (DESTDIR=, PREFIX=)"
@@ -233,9 +234,14 @@ check-suite-run: stage $(YNL_ROOT) $(CONTAINER_ROOT)
 		$(if $(VM_TIMEOUT),--timeout $(VM_TIMEOUT)) --tests "$(VM_TESTS)"
 
 # make check on a fresh Debian 13 machine: a new trixie root, make check
-# inside it (scripts/check/host-trixie.sh; about an hour; check-full)
+# inside it (scripts/check/host-fresh.sh; about an hour; check-full)
 check-trixie-host:
-	@scripts/check/host-trixie.sh
+	@scripts/check/host-fresh.sh trixie
+
+# CI's .ci/run on a new bookworm machine from a cold cache, timed: a fresh
+# bookworm root (scripts/check/host-fresh.sh; about an hour)
+ci-cold:
+	@scripts/check/host-fresh.sh --ci bookworm
 
 # The canary: the newest kernels of trixie-backports, sid and experimental
 # today, built as the matrix builds them (not part of make check)
