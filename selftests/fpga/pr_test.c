@@ -19,6 +19,8 @@
 #include <linux/fpga-dfl.h>
 
 #include "kselftest_harness.h"
+#include "afu_models.h"
+#include "perf_util.h"
 #include "sim_util.h"
 #include "nlb_util.h"
 #include "pr_util.h"
@@ -433,14 +435,21 @@ TEST_F(pr, interrupt_waiter_learns_the_port_went)
 	loopback(_metadata, self);
 }
 
+/*
+ * A run that only software or a reset can end (NLB3 looping), so that
+ * the programming meets it under way however slowly this test runs: a
+ * finite copy of NLB0's could end first on a loaded machine.
+ */
 TEST_F(pr, dma_in_flight)
 {
 	struct dma_buf src = { 0 }, dst = { 0 }, dsm = { 0 };
-	uint64_t len = 32 << 20;
+	long long copied;
+	uint64_t len = 1 << 20;
 	volatile uint64_t *afu;
 	char dev[64];
 	int fd, i;
 
+	ASSERT_EQ(0, program(self, NLB3_ID, FPGA_SIM_INTERFACE_ID));
 	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", self->num);
 	fd = open(dev, O_RDWR);
 	ASSERT_GE(fd, 0);
@@ -451,15 +460,25 @@ TEST_F(pr, dma_in_flight)
 	ASSERT_EQ(0, dma_buf_alloc(fd, len, &dst));
 	ASSERT_EQ(0, dma_buf_alloc(fd, 4096, &dsm));
 	memset(src.va, 0x3c, len);
-	nlb_start(afu, dsm.iova, src.iova, dst.iova, len / NLB_CACHE_LINE, 0);
-	/* Program while the engine copies */
-	for (i = 0; i < 10000 && !nlb_read(afu, NLB_STATUS1); i++)
-		usleep(10);
-	EXPECT_NE(0, nlb_read(afu, NLB_STATUS1)) {
-		TH_LOG("the copy was over before the programming");
+	nlb_start(afu, dsm.iova, src.iova, dst.iova, len / NLB_CACHE_LINE,
+		  AFU_CFG_CONT | AFU_CFG_MODE(AFU_MODE_LPBK1));
+	/* Program while the engine copies, a pass done at least */
+	for (i = 0; i < 20000 && (!nlb_read(afu, NLB_STATUS1) ||
+				  sim_counter(self->card, 0, "dma_rd_bytes") <
+				  (long long)len); i++)
+		usleep(1000);
+	ASSERT_NE(0, nlb_read(afu, NLB_STATUS1)) {
+		TH_LOG("the loop did not start");
 	}
 	ASSERT_EQ(0, program(self, NLB0_ID, FPGA_SIM_INTERFACE_ID));
-	/* The run was cut short: no DSM, and the mappings are gone */
+	/*
+	 * The run was cut short: the engine reads no more, wrote no DSM
+	 * (a loop ends with one only when software stops it), and the
+	 * mappings are gone
+	 */
+	copied = sim_counter(self->card, 0, "dma_rd_bytes");
+	usleep(200000);
+	EXPECT_EQ(copied, sim_counter(self->card, 0, "dma_rd_bytes"));
 	EXPECT_EQ(0, ((volatile uint64_t *)dsm.va)[NLB_DSM_STATUS / 8] & 1);
 	EXPECT_EQ(-ENODEV, dma_unmap(fd, src.iova));
 	munmap(src.va, src.len);
