@@ -580,11 +580,14 @@ static void bench_probe(struct side *o, struct side *u)
  * @n:		how many
  * @name:	each one's name as the kernel knows it (/sys/module)
  * @path:	each one's file, an uncompressed .ko
+ * @load_ms, @unload_ms: each one's time in the calls, summed over the
+ *		timed turns: where a set's time goes
  */
 struct modset {
 	int n;
 	char name[MAX_MODULES][32];
 	char path[MAX_MODULES][256];
+	double load_ms[MAX_MODULES], unload_ms[MAX_MODULES];
 };
 
 static void modset_add(struct modset *m, const char *name, const char *path)
@@ -648,9 +651,9 @@ static bool modsets_resolve(struct modset *ours, struct modset *up)
 }
 
 /* The set loaded, dependencies first; ns in finit_module() */
-static double modset_load(const struct modset *m)
+static double modset_load(struct modset *m)
 {
-	double t = 0, t0;
+	double t = 0, t0, dt;
 
 	for (int i = 0; i < m->n; i++) {
 		int fd = open(m->path[i], O_RDONLY | O_CLOEXEC), ret;
@@ -659,7 +662,9 @@ static double modset_load(const struct modset *m)
 			die(m->path[i]);
 		t0 = bench_now_ms();
 		ret = syscall(SYS_finit_module, fd, "", 0);
-		t += bench_now_ms() - t0;
+		dt = bench_now_ms() - t0;
+		t += dt;
+		m->load_ms[i] += dt;
 		close(fd);
 		if (ret) {
 			fprintf(stderr, "peer_bench: finit_module %s: %s\n",
@@ -675,9 +680,9 @@ static double modset_load(const struct modset *m)
  * held (a reference perf or a work item drops a little later) is tried
  * again after a pause that is not timed, for up to 30 s.
  */
-static double modset_unload(const struct modset *m)
+static double modset_unload(struct modset *m)
 {
-	double t = 0, t0;
+	double t = 0, t0, dt;
 
 	for (int i = m->n - 1; i >= 0; i--) {
 		for (int tries = 0;; tries++) {
@@ -686,7 +691,9 @@ static double modset_unload(const struct modset *m)
 			t0 = bench_now_ms();
 			ret = syscall(SYS_delete_module, m->name[i], O_NONBLOCK);
 			if (!ret) {
-				t += bench_now_ms() - t0;
+				dt = bench_now_ms() - t0;
+				t += dt;
+				m->unload_ms[i] += dt;
 				break;
 			}
 			if ((errno != EAGAIN && errno != EBUSY) || tries == 3000) {
@@ -698,6 +705,18 @@ static double modset_unload(const struct modset *m)
 		}
 	}
 	return t * 1e6;
+}
+
+/* Each module's mean load and unload time over the timed turns */
+static void modset_print(const char *side, const struct modset *m)
+{
+	int turns = bench_rounds();
+
+	printf("peer_bench: %s, load/unload ms per module:", side);
+	for (int i = 0; i < m->n; i++)
+		printf(" %s %.1f/%.1f", m->name[i], m->load_ms[i] / turns,
+		       m->unload_ms[i] / turns);
+	printf("\n");
 }
 
 /*
@@ -733,9 +752,15 @@ static void bench_modules(struct side *o, struct side *u)
 	for (int r = -1; r < bench_rounds(); r++)
 		for (int i = 0; i < 2; i++) {
 			int side = !bench_abba_a(r, i);
-			double t_ul = modset_unload(&sets[side]);
-			double t_ld = modset_load(&sets[side]);
+			double t_ul, t_ld;
 
+			if (r == 0 && i == 0)	/* the warm-up's are not kept */
+				for (int k = 0; k < 2; k++) {
+					memset(sets[k].load_ms, 0, sizeof(sets[k].load_ms));
+					memset(sets[k].unload_ms, 0, sizeof(sets[k].unload_ms));
+				}
+			t_ul = modset_unload(&sets[side]);
+			t_ld = modset_load(&sets[side]);
 			if (r < 0)
 				continue;
 			bench_sample(&ul[side], t_ul);
@@ -743,8 +768,8 @@ static void bench_modules(struct side *o, struct side *u)
 		}
 	if (level >= 0)
 		console_level(level);
-	printf("peer_bench: module sets: ours %d modules, upstream %d\n",
-	       sets[0].n, sets[1].n);
+	for (int side = 0; side < 2; side++)
+		modset_print(side ? u->name : o->name, &sets[side]);
 	add_report("modules_unload", bench_scale(bench_stat_of(&ul[0]), 1e-6),
 		   bench_scale(bench_stat_of(&ul[1]), 1e-6), "ms");
 	add_report("modules_load", bench_scale(bench_stat_of(&ld[0]), 1e-6),
