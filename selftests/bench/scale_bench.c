@@ -323,8 +323,32 @@ static void worker_buf(int fd, int memfd, uint64_t off, uint64_t len,
 }
 
 /*
- * The worker: one loopback to warm up, then LOOPBACK_COUNT timed; prints
- * their ns.  Its file, mappings and interrupt go with it.
+ * Wait until the worker's parent sleeps.  perf stat starts its workload
+ * first and enables its counters after, an ioctl each (576, each a call
+ * on its PMU's CPU), then sleeps in wait4(): until then perf competes
+ * with the copies for the two CPUs, and the figure would be perf's start,
+ * not what counting costs.  Alone, the parent is the bench, asleep in
+ * read() of the worker's pipe: the same wait, for both sides.
+ */
+static void wait_parent_asleep(void)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", getppid());
+	for (int i = 0; i < 60000; i++) {
+		/* "pid (comm) S ...": the state follows the last ')' */
+		if (!sysfs_read(path, buf, sizeof(buf)) &&
+		    (p = strrchr(buf, ')')) && p[1] == ' ' && p[2] == 'S')
+			return;
+		usleep(500);
+	}
+	die("the loopback worker's parent never slept", ETIMEDOUT);
+}
+
+/*
+ * The worker: once its parent sleeps, one loopback to warm up, then
+ * LOOPBACK_COUNT timed; prints their ns.  Its file, mappings and
+ * interrupt go with it.
  */
 static int loopback_worker(const char *dev, int memfd)
 {
@@ -343,6 +367,7 @@ static int loopback_worker(const char *dev, int memfd)
 	worker_buf(fd, memfd, 0, LOOPBACK_LEN, &src);
 	worker_buf(fd, memfd, LOOPBACK_LEN, LOOPBACK_LEN, &dst);
 	worker_buf(fd, memfd, 2 * LOOPBACK_LEN, 4096, &dsm);
+	wait_parent_asleep();
 	loopback(afu, efd, &dsm, src.iova, dst.iova, LOOPBACK_LEN);
 	t0 = bench_now_ms();
 	for (int i = 0; i < LOOPBACK_COUNT; i++)
