@@ -337,8 +337,8 @@ static void wait_parent_asleep(void)
 	snprintf(path, sizeof(path), "/proc/%d/stat", getppid());
 	for (int i = 0; i < 60000; i++) {
 		/* "pid (comm) S ...": the state follows the last ')' */
-		if (!sysfs_read(path, buf, sizeof(buf)) &&
-		    (p = strrchr(buf, ')')) && p[1] == ' ' && p[2] == 'S')
+		p = sysfs_read(path, buf, sizeof(buf)) ? NULL : strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
 			return;
 		usleep(500);
 	}
