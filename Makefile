@@ -378,7 +378,7 @@ check-debug:
 # called resolved.  CI's stages with the whole debug tier: the same stage
 # table and closing line.
 check-full:
-	@FPGA_CHECK_SET=full FPGA_DEBUG_SET=full .ci/run
+	@FPGA_CHECK_SET=full FPGA_DEBUG_SET=full FPGA_CI_DEBUG=1 .ci/run
 
 clean: clean-modules
 	$(MAKE) -C selftests clean
