@@ -297,7 +297,7 @@ floor-module: modules
 		$(BUILD)/floor-root/ksft/bench/floor/fpga_bench_floor.ko
 
 bench-initramfs: stage peer-modules floor-module $(if $(filter build,$(VM_MODULES)),modules)
-	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) \
+	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) STRIP_MODULES=1 \
 		scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs-bench.cpio \
 		$(BUILD)/stage $(BUILD)/peer-root $(BUILD)/floor-root
 

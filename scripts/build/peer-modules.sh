@@ -59,3 +59,6 @@ make -s -j"$(nproc)" -C "$kdir" M="$build" modules >"$build/build.log" 2>&1 || {
 }
 mkdir -p "$out"
 cp "$build"/*.ko "$out"/
+# Without debug sections, as Debian ships its kernel's modules and DKMS
+# installs ours: peer_bench times their loading
+strip -g "$out"/*.ko

@@ -16,6 +16,9 @@
 #   unpacked in a suite's root) rather than the host's /lib/modules/KVER
 #   MODULES_BUILT_AS=DIR: where MODULES_DIR was when it was built (a build
 #   in a suite's root, whose modules.order names absolute paths there)
+#   STRIP_MODULES=1: MODULES_DIR's modules without their debug sections,
+#   as DKMS installs them (strip -g): the benchmarks' module load times
+#   then read the files a user's system loads
 set -eu
 
 [ $# -ge 2 ] || { echo "usage: $0 KVER OUTPUT [STAGE_DIR...]" >&2; exit 2; }
@@ -118,7 +121,9 @@ if [ -n "${MODULES_DIR:-}" ]; then
 	built_modules | while read -r ko; do
 		case "$ko" in
 		*_kunit.ko) cp "$ko" "$root$moddir/updates/kunit/" ;;
-		*) cp "$ko" "$root$moddir/updates/dkms/" ;;
+		*) cp "$ko" "$root$moddir/updates/dkms/"
+		   [ "${STRIP_MODULES:-0}" != 1 ] ||
+			strip -g "$root$moddir/updates/dkms/${ko##*/}" ;;
 		esac
 	done
 	# What they need of the kernel's own modules (fpga_region where the

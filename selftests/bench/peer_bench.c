@@ -25,6 +25,12 @@
  *                        the vector when the doorbell is written
  *   pmu_read             read() of a counting clock event, fpga_pmu_N
  *                        against upstream's dfl_fmeN, on the PMU's CPU
+ *   card_remove          the PCI function's driver unbound (remove)
+ *   card_probe           the driver bound again (probe), until the port's
+ *                        node opens and answers an ioctl
+ *   modules_unload, modules_load  each side's module set for the card
+ *                        out and in again (delete_module, finit_module)
+ *                        while the other side's stays loaded
  *
  * The ratio is upstream's time over ours: 1.0 or more means ours is not
  * slower, the target on every shared path.
@@ -36,6 +42,7 @@
 #include <string.h>
 #include <glob.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "pci_util.h"
@@ -44,6 +51,7 @@
 #include "bench_util.h"
 
 #define PEER_DIR	"/ksft/bench/peer"
+#define PCI_DRIVERS	"/sys/bus/pci/drivers"
 #define HUGE_2M		(2UL << 20)
 #define MAP_4K_LEN	(1UL << 20)
 #define TARGET		1.0
@@ -55,8 +63,18 @@ static const char *const upstream_modules[] = {
 	"dfl-peer-pci",
 };
 
+/* Ours for a PCI card, dependencies first (setup() loads them) */
+static const char *const ours_modules[] = {
+	"fpga_dfl", "fpga_dfl_pci", "fpga_port", "fpga_fme",
+};
+
+#define MAX_MODULES	8
+
 struct side {
 	const char *name;
+	const char *driver;	/* its PCI driver */
+	struct pci_card *card;
+	char dev[64];		/* its port's node */
 	int fd;			/* the port, read-write */
 	volatile uint64_t *afu;
 	uint64_t afu_size;
@@ -169,6 +187,7 @@ static void side_open(struct side *s, const char *dev, const char *pmu_dir)
 	} set = { .s = { .start = 0, .count = 1 } };
 	long long type;
 
+	snprintf(s->dev, sizeof(s->dev), "%s", dev);
 	s->fd = open(dev, O_RDWR);
 	if (s->fd < 0 || ioctl(s->fd, DFL_FPGA_PORT_GET_REGION_INFO, &ri))
 		die(dev);
@@ -434,10 +453,336 @@ static void bench_pmu(struct side *o, struct side *u)
 		 "ns");
 }
 
+/* ---- Probe and remove, load and unload ---- */
+
+#define PRINTK	"/proc/sys/kernel/printk"
+
+/*
+ * The console's log level set to @level; the one before, or -1.  The VM
+ * boots with loglevel=7, and every line a probe or a load logs at info or
+ * warning level then goes out through the emulated serial port before the
+ * call returns, at a cost per character under TCG: ours logs three lines
+ * per probe, upstream none.  Debian boots "quiet" (console level 4, only
+ * errors reach the console); the turns run so, the ring buffer still has
+ * every line.
+ */
+static int console_level(int level)
+{
+	char buf[64], val[8];
+	int old;
+
+	if (sysfs_read(PRINTK, buf, sizeof(buf)))
+		return -1;
+	old = atoi(buf);
+	snprintf(val, sizeof(val), "%d", level);
+	return sysfs_write(PRINTK, val) ? -1 : old;
+}
+
+/* Record a figure of both sides with no target: upstream's over ours */
+static void add_report(const char *name, struct bench_stat ours,
+		       struct bench_stat up, const char *unit)
+{
+	bench_add(name, ours, unit, up, "upstream dfl", up.med / ours.med, 0);
+}
+
+/* The card's driver unbound: its remove; ns */
+static double card_remove(struct side *s)
+{
+	char path[128];
+	double t0;
+
+	snprintf(path, sizeof(path), PCI_DRIVERS "/%s/unbind", s->driver);
+	t0 = bench_now_ms();
+	if (sysfs_write(path, s->card->bdf))
+		die("cannot unbind a card");
+	return (bench_now_ms() - t0) * 1e6;
+}
+
+/* Does @dev open, and answer an ioctl, now?  Open in *@fd if so */
+static bool port_usable(const char *dev, int *fd)
+{
+	struct dfl_fpga_port_region_info ri = {
+		.argsz = sizeof(ri), .index = DFL_PORT_REGION_INDEX_AFU,
+	};
+
+	*fd = open(dev, O_RDWR);
+	if (*fd < 0)
+		return false;
+	if (!ioctl(*fd, DFL_FPGA_PORT_GET_REGION_INFO, &ri))
+		return true;
+	close(*fd);
+	return false;
+}
+
+/*
+ * The card's driver bound again (its probe), until the port's node opens
+ * and answers: upstream's node exists before its cdev does, and either
+ * side's child drivers could probe after the bind returns.  The node is
+ * the one before the unbind (both number ports by ida: the same number
+ * comes back).  Closed after the clock stops, as the last close resets
+ * the port on both sides.  ns
+ */
+static double card_probe(struct side *s)
+{
+	char path[128];
+	double t0, t;
+	int fd;
+
+	snprintf(path, sizeof(path), PCI_DRIVERS "/%s/bind", s->driver);
+	t0 = bench_now_ms();
+	if (sysfs_write(path, s->card->bdf))
+		die("cannot bind a card");
+	while (!port_usable(s->dev, &fd)) {
+		if (bench_now_ms() - t0 > 10000) {
+			fprintf(stderr, "peer_bench: %s: %s did not come back\n",
+				s->name, s->dev);
+			exit(1);
+		}
+		usleep(20);
+	}
+	t = (bench_now_ms() - t0) * 1e6;
+	close(fd);
+	return t;
+}
+
+/*
+ * Remove and probe each side's card in ABBA turns after a warm-up; every
+ * file of both ports is closed (side_close()), so remove is the plain one,
+ * not a hot unplug.  From CPU 0, where setup() probed them.
+ */
+static void bench_probe(struct side *o, struct side *u)
+{
+	struct bench_samples rm[2] = { 0 }, pr[2] = { 0 };	/* [ours, up] */
+	int level = console_level(4);
+
+	bench_pin(0);
+	for (int r = -1; r < bench_rounds(); r++)
+		for (int i = 0; i < 2; i++) {
+			int side = !bench_abba_a(r, i);
+			struct side *s = side ? u : o;
+			double t_rm = card_remove(s), t_pr = card_probe(s);
+
+			if (r < 0)
+				continue;
+			bench_sample(&rm[side], t_rm);
+			bench_sample(&pr[side], t_pr);
+		}
+	if (level >= 0)
+		console_level(level);
+	add_report("card_remove", bench_scale(bench_stat_of(&rm[0]), 1e-6),
+		   bench_scale(bench_stat_of(&rm[1]), 1e-6), "ms");
+	add_report("card_probe", bench_scale(bench_stat_of(&pr[0]), 1e-6),
+		   bench_scale(bench_stat_of(&pr[1]), 1e-6), "ms");
+}
+
+/**
+ * struct modset - one side's modules for its card
+ * @n:		how many
+ * @name:	each one's name as the kernel knows it (/sys/module)
+ * @path:	each one's file, an uncompressed .ko
+ * @load_ms, @unload_ms: each one's time in the calls, summed over the
+ *		timed turns: where a set's time goes
+ */
+struct modset {
+	int n;
+	char name[MAX_MODULES][32];
+	char path[MAX_MODULES][256];
+	double load_ms[MAX_MODULES], unload_ms[MAX_MODULES];
+};
+
+static void modset_add(struct modset *m, const char *name, const char *path)
+{
+	char *c;
+
+	snprintf(m->name[m->n], sizeof(m->name[0]), "%s", name);
+	for (c = m->name[m->n]; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	snprintf(m->path[m->n], sizeof(m->path[0]), "%s", path);
+	m->n++;
+}
+
+/* Where modprobe finds our module @name: into @path; 0 or -1 */
+static int ours_module_path(const char *name, char *path, size_t size)
+{
+	char cmd[96];
+	FILE *f;
+	int ret = -1;
+
+	snprintf(cmd, sizeof(cmd), "modinfo -n %s", name);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	if (fgets(path, size, f)) {
+		path[strcspn(path, "\n")] = '\0';
+		ret = 0;
+	}
+	if (pclose(f))
+		ret = -1;
+	return ret;
+}
+
+/*
+ * Both module sets; false if one is a compressed file (a DKMS install on
+ * a kernel that compresses), which finit_module() of this bench does not
+ * take: the module rows are then left out
+ */
+static bool modsets_resolve(struct modset *ours, struct modset *up)
+{
+	char path[256];
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(ours_modules) / sizeof(*ours_modules); i++) {
+		if (ours_module_path(ours_modules[i], path, sizeof(path)))
+			die("modinfo cannot find our modules");
+		len = strlen(path);
+		if (len < 3 || strcmp(path + len - 3, ".ko")) {
+			printf("peer_bench: %s is compressed: no module rows\n",
+			       path);
+			return false;
+		}
+		modset_add(ours, ours_modules[i], path);
+	}
+	for (size_t i = 0; i < sizeof(upstream_modules) / sizeof(*upstream_modules); i++) {
+		snprintf(path, sizeof(path), PEER_DIR "/%s.ko", upstream_modules[i]);
+		modset_add(up, upstream_modules[i], path);
+	}
+	return true;
+}
+
+/* The set loaded, dependencies first; ns in finit_module() */
+static double modset_load(struct modset *m)
+{
+	double t = 0, t0, dt;
+
+	for (int i = 0; i < m->n; i++) {
+		int fd = open(m->path[i], O_RDONLY | O_CLOEXEC), ret;
+
+		if (fd < 0)
+			die(m->path[i]);
+		t0 = bench_now_ms();
+		ret = syscall(SYS_finit_module, fd, "", 0);
+		dt = bench_now_ms() - t0;
+		t += dt;
+		m->load_ms[i] += dt;
+		close(fd);
+		if (ret) {
+			fprintf(stderr, "peer_bench: finit_module %s: %s\n",
+				m->path[i], strerror(errno));
+			exit(1);
+		}
+	}
+	return t * 1e6;
+}
+
+/*
+ * The set unloaded, users first; ns in delete_module().  A module still
+ * held (a reference perf or a work item drops a little later) is tried
+ * again after a pause that is not timed, for up to 30 s.
+ */
+static double modset_unload(struct modset *m)
+{
+	double t = 0, t0, dt;
+
+	for (int i = m->n - 1; i >= 0; i--) {
+		for (int tries = 0;; tries++) {
+			int ret;
+
+			t0 = bench_now_ms();
+			ret = syscall(SYS_delete_module, m->name[i], O_NONBLOCK);
+			if (!ret) {
+				dt = bench_now_ms() - t0;
+				t += dt;
+				m->unload_ms[i] += dt;
+				break;
+			}
+			if ((errno != EAGAIN && errno != EBUSY) || tries == 3000) {
+				fprintf(stderr, "peer_bench: delete_module %s: %s\n",
+					m->name[i], strerror(errno));
+				exit(1);
+			}
+			usleep(10000);
+		}
+	}
+	return t * 1e6;
+}
+
+/* Each module's mean load and unload time over the timed turns */
+static void modset_print(const char *side, const struct modset *m)
+{
+	int turns = bench_rounds();
+
+	printf("peer_bench: %s, load/unload ms per module:", side);
+	for (int i = 0; i < m->n; i++)
+		printf(" %s %.1f/%.1f", m->name[i], m->load_ms[i] / turns,
+		       m->unload_ms[i] / turns);
+	printf("\n");
+}
+
+/*
+ * Each side's module set out and in again, in ABBA turns, the other
+ * side's staying loaded.  That keeps setup()'s state: ours decides when
+ * fpga_dfl loads whether upstream's bus and class are there (they are, so
+ * it registers no class and no dfl-* names) and holds nothing of
+ * upstream's, and upstream's modules use nothing of ours, so either set
+ * can go and come back beside the other.  Only the order of setup()'s
+ * first loads matters (upstream's class first).  The cards are unbound
+ * and their driver_override cleared first: a driver that loads would
+ * probe its card, and removal and probe have figures of their own.
+ */
+static void bench_modules(struct side *o, struct side *u)
+{
+	static struct modset sets[2];	/* [ours, up] */
+	struct bench_samples ld[2] = { 0 }, ul[2] = { 0 };
+	char path[128];
+	int level;
+
+	if (!modsets_resolve(&sets[0], &sets[1]))
+		return;
+	level = console_level(4);
+	for (int side = 0; side < 2; side++) {
+		struct side *s = side ? u : o;
+
+		card_remove(s);
+		snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver_override",
+			 s->card->bdf);
+		if (sysfs_write(path, "\n"))
+			die("cannot clear driver_override");
+	}
+	for (int r = -1; r < bench_rounds(); r++)
+		for (int i = 0; i < 2; i++) {
+			int side = !bench_abba_a(r, i);
+			double t_ul, t_ld;
+
+			if (r == 0 && i == 0)	/* the warm-up's are not kept */
+				for (int k = 0; k < 2; k++) {
+					memset(sets[k].load_ms, 0, sizeof(sets[k].load_ms));
+					memset(sets[k].unload_ms, 0, sizeof(sets[k].unload_ms));
+				}
+			t_ul = modset_unload(&sets[side]);
+			t_ld = modset_load(&sets[side]);
+			if (r < 0)
+				continue;
+			bench_sample(&ul[side], t_ul);
+			bench_sample(&ld[side], t_ld);
+		}
+	if (level >= 0)
+		console_level(level);
+	for (int side = 0; side < 2; side++)
+		modset_print(side ? u->name : o->name, &sets[side]);
+	add_report("modules_unload", bench_scale(bench_stat_of(&ul[0]), 1e-6),
+		   bench_scale(bench_stat_of(&ul[1]), 1e-6), "ms");
+	add_report("modules_load", bench_scale(bench_stat_of(&ld[0]), 1e-6),
+		   bench_scale(bench_stat_of(&ld[1]), 1e-6), "ms");
+}
+
 static void run(void)
 {
-	struct side ours = { .name = "ours" }, up = { .name = "upstream" };
 	struct pci_card card_up, card_ours;
+	struct side ours = { .name = "ours", .driver = "fpga_dfl_pci",
+			     .card = &card_ours };
+	struct side up = { .name = "upstream", .driver = "dfl_peer_pci",
+			   .card = &card_up };
 	char dev[64], pmu[128], *p;
 	int num;
 
@@ -472,10 +817,11 @@ static void run(void)
 		printf("peer_bench: the PMUs count on different CPUs: pmu_read "
 		       "compares CPUs as well\n");
 	bench_pmu(&ours, &up);
-	bench_print("peer");
-
 	side_close(&ours);
 	side_close(&up);
+	bench_probe(&ours, &up);
+	bench_modules(&ours, &up);
+	bench_print("peer");
 }
 
 /*

@@ -43,6 +43,7 @@
 
 #include "sim_util.h"
 #include "nlb_util.h"
+#include "loopback.h"
 #include "floor_util.h"
 #include "bench_util.h"
 
@@ -177,24 +178,6 @@ static void line_copy(void *dst, const void *src, uint64_t len)
 	}
 }
 
-/* One NLB0 copy of @len bytes, waiting on the completion interrupt */
-static void loopback(volatile uint64_t *afu, int efd, const struct dma_buf *dsm,
-		     uint64_t src, uint64_t dst, uint64_t len)
-{
-	uint64_t n;
-
-	memset(dsm->va, 0, 64 * 2);
-	nlb_start(afu, dsm->iova, src, dst, len / NLB_CACHE_LINE,
-		  NLB_CFG_HELLO | NLB_CFG_IRQ_ON_DONE);
-	if (read(efd, &n, 8) != 8 ||
-	    !(((volatile uint64_t *)dsm->va)[NLB_DSM_STATUS / 8] & 1)) {
-		fprintf(stderr, "port_bench: loopback of %llu bytes failed\n",
-			(unsigned long long)len);
-		exit(1);
-	}
-	nlb_write(afu, NLB_CTL, NLB_CTL_HALT);
-}
-
 /*
  * The same buffers in turns, with the destination as mapped and one page
  * further on: the frame numbers of the pages copied one to the other are
@@ -223,19 +206,12 @@ static void bench_dma(int fd, volatile uint64_t *afu)
 	static const uint64_t sizes[] = {
 		4 << 10, 64 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20,
 	};
-	struct {
-		struct dfl_fpga_irq_set s;
-		int32_t fd;
-	} set = { .s = { .start = 0, .count = 1 } };
 	struct dma_buf dsm, src, dst;
 	char name[48];
 	int efd;
 
-	/* Sleep on the completion interrupt: a spinning waiter would steal
-	 * the CPU from the card's model thread */
 	efd = eventfd(0, 0);
-	set.fd = efd;
-	if (efd < 0 || ioctl(fd, DFL_FPGA_PORT_UINT_SET_IRQ, &set)) {
+	if (efd < 0 || loopback_bind_irq(fd, efd)) {
 		fprintf(stderr, "port_bench: cannot bind the completion interrupt\n");
 		exit(1);
 	}

@@ -22,10 +22,15 @@
  *   idle_model_cpu		the share of the VM's CPUs the idle cards' model
  *				threads take, per card: where the time of
  *				cards_create goes as cards pile up
+ *   port_procs_*		1 to 8 processes at once on one port, each in
+ *				a loop of one operation (DMA map + unmap of a
+ *				page, MMIO reads, an interrupt round trip):
+ *				the aggregate's time per operation
  *
- * and two figures: fpgactl list of 1024 ports by netlink against sysfs, and
+ * and three figures: fpgactl list of 1024 ports by netlink against sysfs,
  * "perf stat -a" over all 64 cards' counters, per counter, against the
- * same over one card's.
+ * same over one card's, and an NLB0 loopback while "perf stat -a" counts
+ * all 64 cards' events against the same loopback without perf.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -42,6 +48,7 @@
 
 #include "sim_util.h"
 #include "nlb_util.h"
+#include "loopback.h"
 #include "perf_util.h"
 #include "bench_util.h"
 
@@ -60,6 +67,8 @@ static const int holder_sizes[] = { 1, 16, 64, SCALE_MAX_HOLDERS };
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static unsigned int first_id;
+/* This program's file, for the loopback worker perf stat runs */
+static char self_exe[256];
 
 static void __attribute__((noreturn)) die(const char *what, int err)
 {
@@ -210,13 +219,11 @@ static void bench_pmu(int cards)
 		close(fds[i]);
 }
 
-/* perf stat -a over the counters of @cards cards; ns */
-static double perf_stat_cards(int cards)
+/* Every card-wide event of cards 0 .. @cards - 1, for perf's -e; malloc'd */
+static char *pmu_event_list(int cards)
 {
-	size_t len = 64 * PMU_COUNTERS * 48, off = 0;
-	char *events = malloc(len), *cmd;
-	double t0;
-	int ret;
+	size_t len = (size_t)cards * PMU_COUNTERS * 48, off = 0;
+	char *events = malloc(len);
 
 	if (!events)
 		die("malloc", ENOMEM);
@@ -230,6 +237,26 @@ static double perf_stat_cards(int cards)
 					",fpga_pmu_%d/%s/", card,
 					pmu_event_names[e]);
 	}
+	return events;
+}
+
+/* Did perf stat's output @file count @counters counters, none missing? */
+static void perf_stat_check(const char *file, int counters)
+{
+	if (run_cmd("[ $(grep -c fpga_pmu_ %s) -eq %d ] && ! grep -q 'not ' %s",
+		    file, counters, file)) {
+		fprintf(stderr, "scale_bench: perf stat did not count every counter\n");
+		exit(1);
+	}
+}
+
+/* perf stat -a over the counters of @cards cards; ns */
+static double perf_stat_cards(int cards)
+{
+	char *events = pmu_event_list(cards), *cmd;
+	double t0;
+	int ret;
+
 	if (asprintf(&cmd, "perf stat -a -x';' -o /tmp/scale_stat -e '%s' -- true >/dev/null 2>&1",
 		     events) < 0)
 		die("asprintf", ENOMEM);
@@ -244,11 +271,7 @@ static double perf_stat_cards(int cards)
 		exit(1);
 	}
 	/* Every counter counted: one line each, none "<not counted>" */
-	if (run_cmd("[ $(grep -c fpga_pmu_ /tmp/scale_stat) -eq %d ] && ! grep -q 'not ' /tmp/scale_stat",
-		    cards * PMU_COUNTERS)) {
-		fprintf(stderr, "scale_bench: perf stat did not count every counter\n");
-		exit(1);
-	}
+	perf_stat_check("/tmp/scale_stat", cards * PMU_COUNTERS);
 	return t0;
 }
 
@@ -267,6 +290,203 @@ static void bench_perf_stat(void)
 	one = bench_scale(one, 1 / 1e3 / PMU_COUNTERS);
 	bench_add("perf_stat_64cards", all, "us/counter", one,
 		  "perf stat, 1 card", one.med / all.med, 0);
+}
+
+/*
+ * ---- A loopback while perf stat -a counts every card ----
+ *
+ * The loopback runs in a worker process, this program run again as
+ * "scale_bench --loopback DEV MEMFD", so that perf stat can count around
+ * it as a user would run it ("perf stat -a -e ... -- app"); the worker
+ * times its own copies, so neither perf's start (opening 576 events) nor
+ * its report is in the figure.  Its buffers are one memfd the bench fills
+ * once: every worker copies the same physical pages, whose layout decides
+ * an emulated copy's speed (port_bench's dma_loopback_dst_shifted).
+ */
+#define LOOPBACK_LEN	(16ULL << 20)
+#define LOOPBACK_COUNT	4
+#define LOOPBACK_STAT	"/tmp/scale_dma_stat"
+
+/* Map [@off, @off + @len) of @memfd for the port @fd into @b */
+static void worker_buf(int fd, int memfd, uint64_t off, uint64_t len,
+		       struct dma_buf *b)
+{
+	int ret;
+
+	b->len = len;
+	b->va = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, off);
+	if (b->va == MAP_FAILED)
+		die("mmap of the memfd", errno);
+	ret = dma_map(fd, b->va, len, 0, &b->iova);
+	if (ret)
+		die("DMA_MAP of the memfd", -ret);
+}
+
+/*
+ * Wait until the worker's parent sleeps.  perf stat starts its workload
+ * first and enables its counters after, an ioctl each (576, each a call
+ * on its PMU's CPU), then sleeps in wait4(): until then perf competes
+ * with the copies for the two CPUs, and the figure would be perf's start,
+ * not what counting costs.  Alone, the parent is the bench, asleep in
+ * read() of the worker's pipe: the same wait, for both sides.
+ */
+static void wait_parent_asleep(void)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", getppid());
+	for (int i = 0; i < 60000; i++) {
+		/* "pid (comm) S ...": the state follows the last ')' */
+		p = sysfs_read(path, buf, sizeof(buf)) ? NULL : strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return;
+		usleep(500);
+	}
+	die("the loopback worker's parent never slept", ETIMEDOUT);
+}
+
+/*
+ * The worker: once its parent sleeps, one loopback to warm up, then
+ * LOOPBACK_COUNT timed; prints their ns.  Its file, mappings and
+ * interrupt go with it.
+ */
+static int loopback_worker(const char *dev, int memfd)
+{
+	struct dma_buf src, dst, dsm;
+	volatile uint64_t *afu;
+	int fd, efd;
+	double t0;
+
+	fd = open(dev, O_RDWR);
+	if (fd < 0)
+		die(dev, errno);
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	efd = eventfd(0, 0);
+	if (afu == MAP_FAILED || efd < 0 || loopback_bind_irq(fd, efd))
+		die("the loopback worker's port", errno);
+	worker_buf(fd, memfd, 0, LOOPBACK_LEN, &src);
+	worker_buf(fd, memfd, LOOPBACK_LEN, LOOPBACK_LEN, &dst);
+	worker_buf(fd, memfd, 2 * LOOPBACK_LEN, 4096, &dsm);
+	wait_parent_asleep();
+	loopback(afu, efd, &dsm, src.iova, dst.iova, LOOPBACK_LEN);
+	t0 = bench_now_ms();
+	for (int i = 0; i < LOOPBACK_COUNT; i++)
+		loopback(afu, efd, &dsm, src.iova, dst.iova, LOOPBACK_LEN);
+	printf("%.0f\n", (bench_now_ms() - t0) * 1e6);
+	return 0;
+}
+
+/*
+ * Run the worker on @dev, under "perf stat -a -e @events" or (@events
+ * NULL) alone; the ns it timed
+ */
+static double loopback_run(const char *dev, int memfd, const char *events)
+{
+	char fdstr[16], out[64] = "";
+	int pfd[2], st;
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(fdstr, sizeof(fdstr), "%d", memfd);
+	if (pipe(pfd))
+		die("pipe", errno);
+	pid = fork();
+	if (pid < 0)
+		die("fork", errno);
+	if (!pid) {
+		dup2(pfd[1], STDOUT_FILENO);
+		close(pfd[0]);
+		close(pfd[1]);
+		if (events)
+			execlp("perf", "perf", "stat", "-a", "-x;", "-o",
+			       LOOPBACK_STAT, "-e", events, "--", self_exe,
+			       "--loopback", dev, fdstr, (char *)NULL);
+		else
+			execl(self_exe, self_exe, "--loopback", dev, fdstr,
+			      (char *)NULL);
+		_exit(127);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], out, sizeof(out) - 1);
+	close(pfd[0]);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) || n <= 0) {
+		fprintf(stderr, "scale_bench: the loopback worker%s failed\n",
+			events ? " under perf stat" : "");
+		exit(1);
+	}
+	return strtod(out, NULL);
+}
+
+/*
+ * What perf counted of card @card's source reads in the last run: every
+ * loopback (the warm-up too) must be in it, or perf did not count while
+ * the DMA ran
+ */
+static void perf_dma_check(int card)
+{
+	unsigned long long want = (LOOPBACK_COUNT + 1) * LOOPBACK_LEN, got = 0;
+	char line[512], name[64];
+	FILE *f = fopen(LOOPBACK_STAT, "r");
+
+	if (!f)
+		die(LOOPBACK_STAT, errno);
+	snprintf(name, sizeof(name), "fpga_pmu_%d/dma_rd_bytes/", card);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, name))
+			got = strtoull(line, NULL, 10);
+	fclose(f);
+	if (got < want) {
+		fprintf(stderr, "scale_bench: perf counted %llu bytes read by the loopback's card, not %llu\n",
+			got, want);
+		exit(1);
+	}
+}
+
+/*
+ * The loopback on port 0 of the first card with perf stat -a counting
+ * every card-wide event of all 64 cards (576 counters), against the same
+ * loopback without perf, in turns
+ */
+static void bench_perf_dma(void)
+{
+	char *events = pmu_event_list(64), dev[64];
+	uint64_t bytes = LOOPBACK_COUNT * LOOPBACK_LEN;
+	struct bench_samples sw = { 0 }, so = { 0 };
+	struct bench_stat with, without;
+	int memfd;
+	void *p;
+
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", sim_port_number(first_id));
+	memfd = memfd_create("scale_loopback", 0);
+	if (memfd < 0 || ftruncate(memfd, 2 * LOOPBACK_LEN + 4096))
+		die("memfd", errno);
+	p = mmap(NULL, LOOPBACK_LEN, PROT_WRITE, MAP_SHARED, memfd, 0);
+	if (p == MAP_FAILED)
+		die("mmap of the memfd", errno);
+	memset(p, 0xa5, LOOPBACK_LEN);
+	munmap(p, LOOPBACK_LEN);
+
+	/* Timed by the worker, not here: ABBA after a warm-up, by hand */
+	for (int r = -1; r < bench_rounds(); r++)
+		for (int i = 0; i < 2; i++) {
+			bool a = bench_abba_a(r, i);
+			double t = loopback_run(dev, memfd, a ? events : NULL);
+
+			if (a) {
+				perf_stat_check(LOOPBACK_STAT, 64 * PMU_COUNTERS);
+				perf_dma_check(sim_card_number(first_id));
+			}
+			if (r >= 0)
+				bench_sample(a ? &sw : &so, t);
+		}
+	with = bench_stat_of(&sw);
+	without = bench_stat_of(&so);
+	bench_add("perf_stat_dma_64cards", bench_per(bytes, with), "GB/s",
+		  bench_per(bytes, without), "loopback without perf",
+		  without.med / with.med, 0.9);
+	free(events);
+	close(memfd);
 }
 
 /*
@@ -351,8 +571,10 @@ static void bench_cards(void)
 				  "%CPU", BENCH_NONE, "", 0, 0);
 		bench_list(ports);
 		bench_pmu(n);
-		if (n == 64)
+		if (n == 64) {
 			bench_perf_stat();
+			bench_perf_dma();
+		}
 		del += cards_change(n, before, false);
 		bench_series_add(create, n, add / 1e6 / ports / rounds);
 		bench_series_add(remove, n, del / 1e6 / ports / rounds);
@@ -495,11 +717,223 @@ static void bench_holders(unsigned int id)
 	close(ready[1]);
 }
 
-int main(void)
+/*
+ * ---- Several processes on one port ----
+ *
+ * 1 to 8 processes, each with its own file on the same port, run one
+ * operation in a loop at the same time; the figure is the aggregate's
+ * time per operation (the wall time from the first start to the last
+ * finish, over all the operations).  The operations, one series each:
+ *
+ *   dma   DFL_FPGA_PORT_DMA_MAP + UNMAP of a page of the process's own
+ *   mmio  64-bit reads through the process's own AFU mapping
+ *   irq   a round trip: ring NLB0's doorbell for user interrupt k, wait on
+ *         the eventfd bound to it.  The port has four user interrupts, so
+ *         at most four processes (one each); the doorbell register is
+ *         shared, so it is rung with an atomic OR, which the simulated
+ *         card's register file (memory) takes and the model clears with a
+ *         compare-and-exchange: no ring is lost
+ */
+#define PROCS_MAX	8
+#define PROCS_DMA_OPS	300
+#define PROCS_MMIO_OPS	(1L << 20)
+#define PROCS_IRQ_OPS	100
+
+static const int procs_sizes[] = { 1, 2, 4, PROCS_MAX };
+
+enum procs_op { OP_DMA = 'd', OP_MMIO = 'm', OP_IRQ = 'i' };
+
+/* A process on the port: its command pipe (write end) */
+struct procs_worker {
+	pid_t pid;
+	int go;
+};
+
+static int procs_loop(int fd, volatile uint64_t *afu, char *page, int efd,
+		      int idx, char op)
+{
+	uint64_t iova = 0, v;
+
+	switch (op) {
+	case OP_DMA:
+		for (int i = 0; i < PROCS_DMA_OPS; i++)
+			if (dma_map(fd, page, 4096, 0, &iova) ||
+			    dma_unmap(fd, iova))
+				return -1;
+		return 0;
+	case OP_MMIO:
+		bench_read_loop(afu + NLB_SCRATCH / 8, PROCS_MMIO_OPS);
+		return 0;
+	case OP_IRQ:
+		for (int i = 0; i < PROCS_IRQ_OPS; i++) {
+			__atomic_fetch_or(&afu[NLB_DOORBELL / 8], 1ULL << idx,
+					  __ATOMIC_SEQ_CST);
+			if (efd < 0 || read(efd, &v, 8) != 8)
+				return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Worker @idx: opens @dev, maps the AFU and a page, binds user interrupt
+ * @idx if the port has it (@nvec), says 'k' on @done; then runs each
+ * command read from @go and says 'k' (or 'e') on @done, until end of file
+ */
+static void __attribute__((noreturn)) procs_worker(const char *dev, int idx,
+						   int nvec, int go, int done)
+{
+	struct {
+		struct dfl_fpga_irq_set s;
+		int32_t fd;
+	} set = { .s = { .start = idx, .count = 1 }, .fd = -1 };
+	volatile uint64_t *afu = MAP_FAILED;
+	char *page, c, ok = 'e';
+	int fd;
+
+	fd = open(dev, O_RDWR);
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (fd >= 0)
+		afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_SHARED, fd, 0);
+	if (idx < nvec) {
+		set.fd = eventfd(0, 0);
+		if (set.fd < 0 || ioctl(fd, DFL_FPGA_PORT_UINT_SET_IRQ, &set))
+			afu = MAP_FAILED;
+	}
+	if (fd >= 0 && page != MAP_FAILED && afu != MAP_FAILED)
+		ok = 'k';
+	if (write(done, &ok, 1) != 1 || ok != 'k')
+		_exit(1);
+	while (read(go, &c, 1) == 1) {
+		ok = procs_loop(fd, afu, page, set.fd, idx, c) ? 'e' : 'k';
+		if (write(done, &ok, 1) != 1)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/* Wait for @n answers on @done; exits on an error */
+static void procs_wait(int done, int n)
+{
+	char c;
+
+	for (int i = 0; i < n; i++)
+		if (read(done, &c, 1) != 1 || c != 'k') {
+			fprintf(stderr, "scale_bench: a process on the port failed\n");
+			exit(1);
+		}
+}
+
+/* @op on the first @n workers at once; ns from the first go to the last */
+static double procs_round(struct procs_worker *w, int n, int done, char op)
+{
+	double t0 = bench_now_ms();
+
+	for (int i = 0; i < n; i++)
+		if (write(w[i].go, &op, 1) != 1)
+			die("a worker's pipe", errno);
+	procs_wait(done, n);
+	return (bench_now_ms() - t0) * 1e6;
+}
+
+/* One point of @s: @op by @n workers, per operation of the aggregate */
+static void procs_point(struct bench_series *s, struct procs_worker *w,
+			int n, int done, char op, long ops, double unit)
+{
+	struct bench_stat t = BENCH_ONE(procs_round(w, n, done, op));
+
+	bench_series_add(s, n, t.med * unit / ((double)ops * n));
+}
+
+/*
+ * Worker @idx of @w, started; it closes the command pipes of the workers
+ * before it, so that each sees end of file when the bench closes its own
+ */
+static struct procs_worker procs_start(const char *dev,
+				       const struct procs_worker *w, int idx,
+				       int nvec, int done[2])
+{
+	struct procs_worker nw;
+	int go[2];
+
+	if (pipe(go))
+		die("pipe", errno);
+	nw.pid = fork();
+	if (nw.pid < 0)
+		die("fork", errno);
+	if (!nw.pid) {
+		for (int i = 0; i < idx; i++)
+			close(w[i].go);
+		close(go[1]);
+		close(done[0]);
+		procs_worker(dev, idx, nvec, go[0], done[1]);
+	}
+	close(go[0]);
+	nw.go = go[1];
+	procs_wait(done[0], 1);
+	return nw;
+}
+
+static void bench_port_procs(unsigned int id)
+{
+	struct bench_series *dma, *mmio, *irq;
+	struct procs_worker w[PROCS_MAX];
+	int done[2], started = 0, nvec = 0, fd;
+	char dev[64];
+
+	/*
+	 * Two vCPUs: one process leaves one idle, two fill both, and from
+	 * two to eight only switches and the port's shared state (the
+	 * card's IOMMU domain, the memlock budget of one user) can add to
+	 * each operation: at most 1.5x from two to eight
+	 */
+	dma = bench_series_new("port_procs_dma_map_unmap", "us/op", "processes",
+			       1.5, PROCS_MAX);
+	mmio = bench_series_new("port_procs_mmio_read", "ns/op", "processes",
+				1.5, PROCS_MAX);
+	irq = bench_series_new("port_procs_irq_roundtrip", "us/op", "processes",
+			       0, 0);
+	bench_series_base(dma, 2);
+	bench_series_base(mmio, 2);
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", sim_port_number(id));
+	fd = open(dev, O_RDWR);
+	if (fd < 0 || ioctl(fd, DFL_FPGA_PORT_UINT_GET_IRQ_NUM, &nvec))
+		die(dev, errno);
+	close(fd);
+	if (pipe(done))
+		die("pipe", errno);
+
+	for (size_t s = 0; s < ARRAY_SIZE(procs_sizes); s++) {
+		int n = procs_sizes[s];
+
+		for (; started < n; started++)
+			w[started] = procs_start(dev, w, started, nvec, done);
+		procs_point(dma, w, n, done[0], OP_DMA, PROCS_DMA_OPS, 1e-3);
+		procs_point(mmio, w, n, done[0], OP_MMIO, PROCS_MMIO_OPS, 1);
+		if (n <= nvec)
+			procs_point(irq, w, n, done[0], OP_IRQ, PROCS_IRQ_OPS,
+				    1e-3);
+	}
+	for (int i = 0; i < started; i++) {
+		close(w[i].go);
+		waitpid(w[i].pid, NULL, 0);
+	}
+	close(done[0]);
+	close(done[1]);
+}
+
+int main(int argc, char **argv)
 {
 	unsigned int port_card;
 	int fd;
 
+	if (argc == 4 && !strcmp(argv[1], "--loopback"))
+		return loopback_worker(argv[2], atoi(argv[3]));
+	if (readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1) < 0)
+		die("/proc/self/exe", errno);
 	first_id = sim_random_id() * 1000;
 	port_card = first_id + SCALE_MAX_CARDS;
 	if (run_cmd("modprobe fpga_sim && modprobe fpga_port && modprobe fpga_fme")) {
@@ -511,6 +945,7 @@ int main(void)
 	bench_dma(fd);
 	close(fd);
 	bench_holders(port_card);
+	bench_port_procs(port_card);
 	sim_del(port_card);
 	bench_print("scale");
 	return 0;

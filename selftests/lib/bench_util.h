@@ -318,8 +318,10 @@ static inline void bench_add(const char *name, struct bench_stat value,
  * @n:		the sizes, ascending
  * @value:	the cost per item at each size
  * @npoints:	entries of @n and @value
- * @target:	largest allowed value at @target_n over value at n[0], or 0
+ * @target:	largest allowed value at @target_n over value at @base_n, or 0
  * @target_n:	the size the target is judged at
+ * @base_n:	the size the growth is measured from, or 0 for n[0]
+ *		(bench_series_base())
  * @linear:	each point's total (value * n) also holds a fixed cost, such
  *		as a process start: fit it as a + b*n and judge the marginal
  *		cost b (bench_series_linear())
@@ -335,6 +337,7 @@ struct bench_series {
 	int npoints;
 	double target;
 	double target_n;
+	double base_n;
 	bool linear;
 	double marginal_target;
 };
@@ -466,17 +469,37 @@ static inline void bench_series_print_fit(const struct bench_series *s)
 	printf("\n");
 }
 
-/* Value at the target's size (or the last) over the first: the growth */
+/*
+ * Measure the growth from size @n instead of the first point: where the
+ * first points are bound by something else than the work (one process
+ * on a machine of two CPUs leaves one idle), the growth that matters
+ * starts from the size that fills the machine
+ */
+static inline void bench_series_base(struct bench_series *s, double n)
+{
+	s->base_n = n;
+}
+
+/* Index of the point at size @n, or @fallback */
+static inline int bench_series_at(const struct bench_series *s, double n,
+				  int fallback)
+{
+	for (int i = 0; i < s->npoints; i++)
+		if (s->n[i] == n)
+			return i;
+	return fallback;
+}
+
+/* Value at the target's size (or the last) over the base's: the growth */
 static inline double bench_series_ratio(const struct bench_series *s)
 {
-	int at = s->npoints - 1;
+	int at, base;
 
-	if (s->npoints < 2 || s->value[0] <= 0)
+	if (s->npoints < 2)
 		return 0;
-	for (int i = 0; i < s->npoints; i++)
-		if (s->n[i] == s->target_n)
-			at = i;
-	return s->value[at] / s->value[0];
+	at = bench_series_at(s, s->target_n, s->npoints - 1);
+	base = bench_series_at(s, s->base_n, 0);
+	return s->value[base] > 0 ? s->value[at] / s->value[base] : 0;
 }
 
 static inline void bench_series_print_table(void)
@@ -489,7 +512,8 @@ static inline void bench_series_print_table(void)
 		for (int p = 0; p < s->npoints; p++)
 			printf(" %g:%.4g", s->n[p], s->value[p]);
 		printf("\n%26s growth n^%.2f, %.2fx from %g to %g", "",
-		       bench_series_exponent(s), ratio, s->npoints ? s->n[0] : 0,
+		       bench_series_exponent(s), ratio,
+		       s->base_n ? s->base_n : s->npoints ? s->n[0] : 0,
 		       s->target_n ? s->target_n :
 		       s->npoints ? s->n[s->npoints - 1] : 0);
 		if (s->target)
@@ -518,6 +542,8 @@ static inline void bench_series_print_json(void)
 		       "\"target\": %.4g, \"target_n\": %g",
 		       bench_series_exponent(s), bench_series_ratio(s),
 		       s->target, s->target_n);
+		if (s->base_n)
+			printf(", \"base_n\": %g", s->base_n);
 		if (s->linear) {
 			double a = 0, b = 0;
 
