@@ -210,12 +210,35 @@ void fpga_port_dma_uncharge(struct fpga_port_dma *dma)
 }
 EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_port_dma_uncharge);
 
+/*
+ * A one-page mapping (a descriptor ring, a status page) keeps its page in
+ * the mapping itself: no allocation of an array of one on map, no free on
+ * unmap.  It is still charged to the caller's memory cgroup, as part of
+ * the mapping.
+ */
+static int fpga_port_dma_alloc_pages(struct fpga_port_dma *dma)
+{
+	if (dma->user.npages == 1) {
+		dma->user.pages = &dma->user.page;
+		return 0;
+	}
+	dma->user.pages = kvcalloc(dma->user.npages, sizeof(*dma->user.pages),
+				   GFP_KERNEL_ACCOUNT);
+	return dma->user.pages ? 0 : -ENOMEM;
+}
+
+static void fpga_port_dma_free_pages(struct fpga_port_dma *dma)
+{
+	if (dma->user.pages != &dma->user.page)
+		kvfree(dma->user.pages);
+}
+
 static void fpga_port_dma_unpin(struct fpga_port_dma *dma)
 {
 	unpin_user_pages_dirty_lock(dma->user.pages, dma->user.npages,
 				    dma->dir != DMA_TO_DEVICE);
 	fpga_port_dma_uncharge(dma);
-	kvfree(dma->user.pages);
+	fpga_port_dma_free_pages(dma);
 }
 
 static int fpga_port_dma_pin(struct fpga_port_file *pf,
@@ -238,12 +261,9 @@ static int fpga_port_dma_pin(struct fpga_port_file *pf,
 			dma->user.npages);
 		return ret;
 	}
-	dma->user.pages = kvcalloc(dma->user.npages, sizeof(*dma->user.pages),
-				   GFP_KERNEL_ACCOUNT);
-	if (!dma->user.pages) {
-		ret = -ENOMEM;
+	ret = fpga_port_dma_alloc_pages(dma);
+	if (ret)
 		goto err_unaccount;
-	}
 
 	if (dma->dir != DMA_TO_DEVICE)
 		gup |= FOLL_WRITE;
@@ -260,7 +280,7 @@ static int fpga_port_dma_pin(struct fpga_port_file *pf,
 	return 0;
 
 err_free:
-	kvfree(dma->user.pages);
+	fpga_port_dma_free_pages(dma);
 err_unaccount:
 	fpga_port_dma_uncharge(dma);
 	return ret;

@@ -205,7 +205,8 @@ struct fpga_port_dma {
 	union {
 		struct {
 			u64 addr;
-			struct page **pages;
+			struct page **pages;	/* &page for one page */
+			struct page *page;
 			unsigned long npages;
 			struct sg_table sgt;
 			struct mm_struct *mm;
