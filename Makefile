@@ -266,7 +266,9 @@ demo:
 # Benchmarks in the VM: a table on stdout, the figures in build/bench.json
 # (BENCH=scale,port: only those; BENCH_ROUNDS=n samples per figure, default
 # 9; STRICT=1: fail on a target missed beyond its noise band; BENCH_SLOW=
-# figure:percent slows our side of that figure, to check STRICT).  The PCI
+# figure:percent slows our side of that figure, to check STRICT;
+# BENCH_FAULT=upstream_reset_leak leaks upstream's port disable count, to
+# check that peer_bench refuses the reset row then).  The PCI
 # cards are peer_bench's: two identical ones, for upstream's DFL drivers and
 # ours.
 bench: bench-initramfs
@@ -275,7 +277,7 @@ bench: bench-initramfs
 		--pci-cards $(CURDIR)/selftests/bench/pci-cards \
 		--timeout 1500 --json-out $(BUILD)/bench.json --tests "$(BENCH)" \
 		$(if $(filter 1,$(STRICT)),--strict) \
-		$(if $(BENCH_ROUNDS)$(BENCH_SLOW),--append "$(if $(BENCH_ROUNDS),BENCH_ROUNDS=$(BENCH_ROUNDS)) $(if $(BENCH_SLOW),BENCH_SLOW=$(BENCH_SLOW))")
+		$(if $(BENCH_ROUNDS)$(BENCH_SLOW)$(BENCH_FAULT),--append "$(if $(BENCH_ROUNDS),BENCH_ROUNDS=$(BENCH_ROUNDS)) $(if $(BENCH_SLOW),BENCH_SLOW=$(BENCH_SLOW)) $(if $(BENCH_FAULT),BENCH_FAULT=$(BENCH_FAULT))")
 
 # The upstream DFL drivers, peer_bench's yardstick: built from Debian's
 # linux-source of the host's line at bench time, in the bench's initramfs
