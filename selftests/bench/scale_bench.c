@@ -111,14 +111,12 @@ static double cards_change(int n, int ports_before, bool add)
 }
 
 /*
- * "fpgactl list", by netlink or (FPGA_NO_NETLINK) by sysfs alone; the
- * lines it printed.  Exits unless fpgactl succeeded.
+ * fork() with the child's stdout a pipe: 0 in the child; in the parent
+ * the child's pid, and @out the pipe's end to read
  */
-static int fpgactl_list(bool netlink)
+static pid_t fork_piped(int *out)
 {
-	int pfd[2], lines = 0, st;
-	char buf[4096];
-	ssize_t r;
+	int pfd[2];
 	pid_t pid;
 
 	if (pipe(pfd))
@@ -130,16 +128,35 @@ static int fpgactl_list(bool netlink)
 		dup2(pfd[1], STDOUT_FILENO);
 		close(pfd[0]);
 		close(pfd[1]);
+		return 0;
+	}
+	close(pfd[1]);
+	*out = pfd[0];
+	return pid;
+}
+
+/*
+ * "fpgactl list", by netlink or (FPGA_NO_NETLINK) by sysfs alone; the
+ * lines it printed.  Exits unless fpgactl succeeded.
+ */
+static int fpgactl_list(bool netlink)
+{
+	int fd, lines = 0, st;
+	char buf[4096];
+	ssize_t r;
+	pid_t pid;
+
+	pid = fork_piped(&fd);
+	if (!pid) {
 		if (!netlink)
 			setenv("FPGA_NO_NETLINK", "1", 1);
 		execlp("fpgactl", "fpgactl", "list", (char *)NULL);
 		_exit(127);
 	}
-	close(pfd[1]);
-	while ((r = read(pfd[0], buf, sizeof(buf))) > 0)
+	while ((r = read(fd, buf, sizeof(buf))) > 0)
 		for (ssize_t i = 0; i < r; i++)
 			lines += buf[i] == '\n';
-	close(pfd[0]);
+	close(fd);
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
 		fprintf(stderr, "scale_bench: fpgactl list failed\n");
 		exit(1);
@@ -383,20 +400,13 @@ static int loopback_worker(const char *dev, int memfd)
 static double loopback_run(const char *dev, int memfd, const char *events)
 {
 	char fdstr[16], out[64] = "";
-	int pfd[2], st;
+	int fd, st;
 	ssize_t n;
 	pid_t pid;
 
 	snprintf(fdstr, sizeof(fdstr), "%d", memfd);
-	if (pipe(pfd))
-		die("pipe", errno);
-	pid = fork();
-	if (pid < 0)
-		die("fork", errno);
+	pid = fork_piped(&fd);
 	if (!pid) {
-		dup2(pfd[1], STDOUT_FILENO);
-		close(pfd[0]);
-		close(pfd[1]);
 		if (events)
 			execlp("perf", "perf", "stat", "-a", "-x;", "-o",
 			       LOOPBACK_STAT, "-e", events, "--", self_exe,
@@ -406,9 +416,8 @@ static double loopback_run(const char *dev, int memfd, const char *events)
 			      (char *)NULL);
 		_exit(127);
 	}
-	close(pfd[1]);
-	n = read(pfd[0], out, sizeof(out) - 1);
-	close(pfd[0]);
+	n = read(fd, out, sizeof(out) - 1);
+	close(fd);
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) || n <= 0) {
 		fprintf(stderr, "scale_bench: the loopback worker%s failed\n",
