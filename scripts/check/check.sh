@@ -29,14 +29,16 @@ step checkpatch scripts/build/checkpatch.sh
 step kconfig-valid scripts/build/kconfig-check.sh "$($M -s print-kdir)"
 # W=1, sparse, -Werror against each kernel the host's release ships
 # (bookworm: 6.1 and 6.12, trixie: 6.12; generic, rt, cloud; the VM's
-# among them).  CI's hour (scripts/check/ci-kernels.sh): the generic
-# kernel of each line; deb-install builds the rt and cloud flavours (as
-# the package's postinst does), check-full all of them with W=1 and sparse
+# among them).  CI's hour (scripts/check/ci-kernels.sh): the VM's generic
+# kernel (bookworm's 6.12 line is trixie's, built below); deb-install
+# builds every flavour of the host's kernels with DKMS (as the package's
+# postinst does), check-full all of them with W=1 and sparse
 # shellcheck disable=SC2046
 step build-matrix scripts/build/build-matrix.sh \
 	$(scripts/check/ci-kernels.sh "$set" host)
 # On trixie, bookworm's 6.1 in a bookworm root, as trixie's kernels are
 # built in a trixie root on bookworm
+# shellcheck disable=SC2046
 [ "$host" = trixie ] &&
 	step build-matrix-bookworm scripts/build/build-matrix.sh --suite bookworm \
 		$(scripts/check/ci-kernels.sh "$set" bookworm)
@@ -51,8 +53,9 @@ step build-matrix-trixie scripts/build/build-matrix.sh --suite trixie \
 [ "$set" = full ] &&
 	step build-matrix-sid scripts/build/build-matrix.sh --suite sid
 step user-werror $M user
-step user-tests-valgrind $M -C user valgrind
-step selftests-build $M selftests
+# Side by side: valgrind runs one program per CPU
+step user-tests-valgrind $M -j"$(nproc)" -C user valgrind
+step selftests-build $M -j"$(nproc)" selftests
 # Documentation/security.md's permission matrix is perm_test's table
 step security-table scripts/check/perm-table.sh
 step netlink-spec scripts/check/ynl-check.sh
@@ -143,17 +146,22 @@ suite_vm()
 	vm_tests "vm-$1" "${VM_TIMEOUT:-}" "${VM_TESTS:-$4}"
 }
 
-# Debian 13: on trixie-backports' 7.x, the newest kernel Debian's
-# releases ship, the drivers, OPAE's tools and the stress tests, and the
-# rt list on its PREEMPT_RT kernel; on trixie's 6.12, the line bookworm's
-# 6.12 is of (check-full runs that one too), the tests of the paths the
-# compat layer switches between 6.1, 6.12 and 7.x (module load, mmap
-# and its revocation, DMA mapping, UIO, DRM, PCI, permissions) and OPAE's
-# tools; every collection on both in check-full.  The root's kernels, in
-# order: 6.12 generic, rt, cloud, then 7.x generic, rt, cloud.
+# Debian 13.  CI runs, on each kernel but the main VM's, the tests of the
+# paths the compat layer (kernel/compat) switches between kernels: the
+# tools' tests run the same kernel paths everywhere, and the main VM runs
+# them all.  On trixie's 6.12, the line bookworm's 6.12 is of (check-full
+# runs that one too): module load, mmap and its revocation, DMA mapping,
+# UIO, DRM, PCI, permissions, and OPAE's tools.  On trixie-backports' 7.x,
+# the newest kernel Debian's releases ship, besides those: the DFL bus's
+# driver_override, the BMC's SPI controller (sensors), the PMU's cpumask,
+# UIO's mmap_prepare through fpgactl, and the stress tests; and the rt
+# list on its PREEMPT_RT kernel.  Every collection on both in check-full.
+# The root's kernels, in order: 6.12 generic, rt, cloud, then 7.x
+# generic, rt, cloud.
 t612_tests="fpga:modules_test,fpga:sim_test,fpga:port_test,fpga:dma_test,\
 fpga:uio_test,fpga:vgem_test,fpga:pci_test,fpga:perm_test,opae"
-t7_tests=fpga,opae,stress
+t7_tests="$t612_tests,fpga:dfl_test,fpga:sensors_test,fpga:pmu_test,\
+fpga:fpgactl_uio_test.sh,stress"
 [ "$set" = full ] && t612_tests= && t7_tests=
 # shellcheck disable=SC2046
 set -- $(scripts/build/build-matrix.sh --suite trixie --list 2>/dev/null)

@@ -1,13 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The kernels make check's build matrix builds in CI's hour, for
-# build-matrix.sh's arguments: the generic kernel of each line the host
-# (or a suite's root) has, and where a suite's VMs boot PREEMPT_RT (its
-# newest line) that rt kernel too.  The other rt and cloud flavours are
-# built by DKMS in deb-install (the host's, without W=1 and sparse) and
-# with W=1 and sparse in make check-full.  Prints nothing for the full
-# set: build-matrix.sh then builds every kernel.
+# The kernels make check's build matrix builds with W=1 and sparse in
+# CI's hour, for build-matrix.sh's arguments:
+# - on the host, the generic kernel of its first line, the VM's (bookworm:
+#   6.1, trixie: 6.12).  Bookworm's 6.12 is the line trixie's 6.12 is of,
+#   which the trixie root builds with W=1 and sparse below; DKMS builds
+#   every flavour of both lines in deb-install (without W=1 and sparse);
+# - in a suite's root, the generic kernel of each line it has and, where
+#   its VMs boot PREEMPT_RT (its newest line), that rt kernel too.
+# The other kernels are built with W=1 and sparse in make check-full.
+# Prints nothing for the full set: build-matrix.sh then builds every
+# kernel.
 #
 # usage: ci-kernels.sh ci|full host|SUITE
 set -eu
@@ -20,5 +24,9 @@ else
 	kernels=$("$matrix" --suite "$2" --list)
 fi
 kernels=$(echo "$kernels" | tr ' ' '\n')
+if [ "$2" = host ]; then
+	echo "$kernels" | grep -v -e '-rt-' -e '-cloud-' | head -n 1
+	exit 0
+fi
 echo "$kernels" | grep -v -e '-rt-' -e '-cloud-'
-[ "$2" = host ] || echo "$kernels" | grep -e '-rt-' | tail -n 1
+echo "$kernels" | grep -e '-rt-' | tail -n 1
