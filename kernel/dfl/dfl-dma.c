@@ -13,6 +13,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/panic.h>
@@ -55,9 +56,48 @@ bool fpga_dfl_dma_trusted(struct fpga_dfl_device *fdev)
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_dma_trusted);
 
+/*
+ * capable() asks every LSM, each time: on an untranslated card that was a
+ * tenth of a one-page DMA map.  A struct cred never changes (setuid(),
+ * capset() and the like install a new one), so the answer for the same
+ * credentials is the same, and a file remembers the last ones that had
+ * CAP_SYS_RAWIO.  It holds them, so that their address cannot come back
+ * as another's.  What is lost is what a check at open loses too: an LSM
+ * policy loaded later is not asked again for those credentials.
+ */
+static bool fpga_dfl_dma_granted(struct fpga_dfl_dma_grant *grant)
+{
+	return grant && READ_ONCE(grant->cred) == current_cred();
+}
+
+static void fpga_dfl_dma_grant(struct fpga_dfl_dma_grant *grant)
+{
+	const struct cred *old;
+
+	if (!grant)
+		return;
+	old = xchg(&grant->cred, get_cred(current_cred()));
+	if (old)
+		put_cred(old);
+}
+
+/**
+ * fpga_dfl_dma_grant_forget() - drop what a file remembered
+ * @grant: the file's, when it is released
+ */
+void fpga_dfl_dma_grant_forget(struct fpga_dfl_dma_grant *grant)
+{
+	const struct cred *old = xchg(&grant->cred, NULL);
+
+	if (old)
+		put_cred(old);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_dma_grant_forget);
+
 /**
  * fpga_dfl_dma_permitted() - may the caller drive this FIU's DMA?
  * @fdev: the port
+ * @grant: the file's memory of who was allowed, or NULL to ask every time
  * @what: the operation, for the log
  *
  * For DMA mappings and for write access to the AFU's registers (which take
@@ -66,10 +106,16 @@ EXPORT_SYMBOL_GPL(fpga_dfl_dma_trusted);
  * Return: 0, or -EPERM on an untranslated card for a caller without
  * CAP_SYS_RAWIO when allow_unsafe_dma is off.
  */
-int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev, const char *what)
+int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev,
+			   struct fpga_dfl_dma_grant *grant, const char *what)
 {
-	if (fpga_dfl_dma_trusted(fdev))
+	if (fdev->dma_isolation != FPGA_DFL_DMA_UNTRANSLATED ||
+	    fpga_dfl_dma_granted(grant))
 		return 0;
+	if (capable(CAP_SYS_RAWIO)) {
+		fpga_dfl_dma_grant(grant);
+		return 0;
+	}
 	if (READ_ONCE(fpga_dfl_allow_unsafe_dma)) {
 		add_taint(TAINT_USER, LOCKDEP_STILL_OK);
 		dev_warn_ratelimited(&fdev->dev,

@@ -487,7 +487,7 @@ long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg)
 	ret = fpga_port_hw_begin(pf->port, &idx);
 	if (ret)
 		return ret;
-	ret = fpga_dfl_dma_permitted(pf->port->fdev, "DMA map");
+	ret = fpga_dfl_dma_permitted(pf->port->fdev, &pf->dma_grant, "DMA map");
 	fpga_port_hw_end(pf->port, idx);
 	if (ret)
 		return ret;

@@ -106,7 +106,8 @@ static int fpga_port_dmabuf_hold_dma_dev(struct fpga_port_file *pf,
 	ret = fpga_port_hw_begin(pf->port, &idx);
 	if (ret)
 		return ret;
-	ret = fpga_dfl_dma_permitted(pf->port->fdev, "dma-buf map");
+	ret = fpga_dfl_dma_permitted(pf->port->fdev, &pf->dma_grant,
+				     "dma-buf map");
 	if (!ret)
 		ret = fpga_dfl_dma_ref_get(pf->port->fdev, ref);
 	fpga_port_hw_end(pf->port, idx);

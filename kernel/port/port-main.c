@@ -117,6 +117,7 @@ static int fpga_port_release(struct inode *inode, struct file *file)
 	bool quarantined;
 	int idx;
 
+	fpga_dfl_dma_grant_forget(&pf->dma_grant);
 	/* Also once the port is gone: its eventfds stay bound till remove ends */
 	fpga_dfl_irqs_forget(&port->err_irqs, &pf->irqs_delivered);
 	fpga_dfl_irqs_forget(&port->uint_irqs, &pf->irqs_delivered);

@@ -200,7 +200,7 @@ int fpga_port_mmap(struct file *file, struct vm_area_struct *vma)
 	 * (mprotect) only where writing needs no exception.
 	 */
 	if (!ret && (vma->vm_flags & VM_WRITE))
-		ret = fpga_dfl_dma_permitted(port->fdev, "AFU mmap");
+		ret = fpga_dfl_dma_permitted(port->fdev, NULL, "AFU mmap");
 	else if (!ret && !fpga_dfl_dma_trusted(port->fdev))
 		vm_flags_clear(vma, VM_MAYWRITE);
 	if (!ret) {

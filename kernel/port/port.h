@@ -139,6 +139,7 @@ static inline void fpga_port_hw_end(struct fpga_port *port, int idx)
  * @dma_maps:	DMA mappings made through this file, by IOVA
  * @dma_sources: the same mappings by what they map (kind, then user
  *		address or dma-buf): a new mapping is checked against them
+ * @dma_grant:	who last drove the card's DMA by right (dfl-dma.c)
  * @num_fences:	fences this file has pending (under port->fences.lock)
  * @client_id:	unique among the port files since boot (fdinfo)
  * @resets:	resets made through this file (fdinfo)
@@ -154,6 +155,7 @@ struct fpga_port_file {
 	struct mutex dma_lock;	/* dma_maps, dma_sources */
 	struct rb_root dma_maps;
 	struct rb_root dma_sources;
+	struct fpga_dfl_dma_grant dma_grant;
 	unsigned int num_fences;
 	u64 client_id;
 	atomic64_t resets;

@@ -267,7 +267,7 @@ static int uio_fpga_mmap_prepare(struct uio_info *info,
 	if (desc->flags & VM_WRITE) {
 		if (!map->writable)
 			return -EPERM;
-		ret = fpga_dfl_dma_permitted(uf->fdev, "UIO mmap");
+		ret = fpga_dfl_dma_permitted(uf->fdev, NULL, "UIO mmap");
 		if (ret)
 			return ret;
 	} else if (!map->writable || !fpga_dfl_dma_trusted(uf->fdev)) {

@@ -397,10 +397,24 @@ struct fpga_dfl_pr_region *fpga_dfl_pr_region_add(struct fpga_dfl_node *node,
 void fpga_dfl_pr_region_del(struct fpga_dfl_pr_region *pr);
 
 /* DMA isolation policy (dfl-dma.c) */
+struct cred;
 struct vm_area_struct;
+
+/**
+ * struct fpga_dfl_dma_grant - whom a file's DMA was last allowed to, by right
+ * @cred:	those credentials, held; NULL until then
+ *
+ * Zeroed with the file; fpga_dfl_dma_grant_forget() when it is released.
+ */
+struct fpga_dfl_dma_grant {
+	const struct cred *cred;
+};
+
 const char *fpga_dfl_dma_isolation_name(enum fpga_dfl_dma_isolation iso);
 bool fpga_dfl_dma_trusted(struct fpga_dfl_device *fdev);
-int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev, const char *what);
+int fpga_dfl_dma_permitted(struct fpga_dfl_device *fdev,
+			   struct fpga_dfl_dma_grant *grant, const char *what);
+void fpga_dfl_dma_grant_forget(struct fpga_dfl_dma_grant *grant);
 int fpga_dfl_remote_access_permitted(struct vm_area_struct *vma, int write);
 
 /**
