@@ -27,7 +27,14 @@
  *				page, MMIO reads, an interrupt round trip):
  *				the aggregate's time per operation
  *
- * and three figures: fpgactl list of 1024 ports by netlink against sysfs,
+ * A point is the median of its samples, shown with its quartiles where
+ * it has more than one.  The points a growth is judged between have
+ * BENCH_ROUNDS samples each (the list and PMU points, and the processes',
+ * all of theirs), and the verdict allows for their spread: "noise" where
+ * the growth is above its target but, with each point anywhere between
+ * its quartiles, could be within it (bench_util.h).
+ *
+ * And three figures: fpgactl list of 1024 ports by netlink against sysfs,
  * "perf stat -a" over all 64 cards' counters, per counter, against the
  * same over one card's, and an NLB0 loopback while "perf stat -a" counts
  * all 64 cards' events against the same loopback without perf.
@@ -61,6 +68,8 @@
 static const int card_sizes[] = { 1, 8, 32, 64, 128, SCALE_MAX_CARDS };
 /* The fewest cards made (and removed) behind each point of cards_create */
 #define CARDS_PER_POINT	8
+/* The size the growth of making, removing and reading cards is judged at */
+#define CARDS_JUDGED	64
 static const int map_sizes[] = { 1, 10, 100, 1000, SCALE_MAX_MAPS };
 static const int holder_sizes[] = { 1, 16, 64, SCALE_MAX_HOLDERS };
 
@@ -180,8 +189,9 @@ static void bench_list(int ports)
 			by_nl, by_sysfs, ports);
 		exit(1);
 	}
-	bench_series_add(list_nl, ports, nl.med / 1e3 / ports);
-	bench_series_add(list_sysfs, ports, sysfs.med / 1e3 / ports);
+	bench_series_add_stat(list_nl, ports, bench_scale(nl, 1e-3 / ports));
+	bench_series_add_stat(list_sysfs, ports,
+			      bench_scale(sysfs, 1e-3 / ports));
 	if (ports == SCALE_MAX_CARDS * SCALE_PORTS) {
 		char name[48];
 
@@ -220,10 +230,10 @@ static struct bench_series *pmu_read;
 
 static void bench_pmu(int cards)
 {
-	int fds[64 * PMU_COUNTERS], n;
+	int fds[CARDS_JUDGED * PMU_COUNTERS], n;
 	struct bench_stat t;
 
-	if (cards > 64)
+	if (cards > CARDS_JUDGED)
 		return;
 	n = pmu_open_all(cards, fds);
 	t = BENCH_ONE({
@@ -231,7 +241,7 @@ static void bench_pmu(int cards)
 			if (perf_count(fds[i]) == (uint64_t)-1)
 				die("read of a counter", errno);
 	});
-	bench_series_add(pmu_read, n, t.med / n);
+	bench_series_add_stat(pmu_read, n, bench_scale(t, 1.0 / n));
 	for (int i = 0; i < n; i++)
 		close(fds[i]);
 }
@@ -538,13 +548,32 @@ static double model_cpu_share(int ms)
 	       sysconf(_SC_NPROCESSORS_ONLN) * 100;
 }
 
+/* What is measured while @n cards of @ports ports in all are there */
+static void bench_with_cards(int n, int ports, struct bench_series *idle)
+{
+	double share = model_cpu_share(1000);
+
+	bench_series_add(idle, n, share / n);
+	if (n == CARDS_JUDGED)
+		bench_add("idle_model_cpu_64cards", bench_fixed(share), "%CPU",
+			  BENCH_NONE, "", 0, 0);
+	bench_list(ports);
+	bench_pmu(n);
+	if (n == CARDS_JUDGED) {
+		bench_perf_stat();
+		bench_perf_dma();
+	}
+}
+
 static void bench_cards(void)
 {
 	struct bench_series *create, *remove, *idle;
 	int before = bus_ports();
 
-	create = bench_series_new("cards_create", "ms/port", "cards", 1.5, 64);
-	remove = bench_series_new("cards_remove", "ms/port", "cards", 1.5, 64);
+	create = bench_series_new("cards_create", "ms/port", "cards", 1.5,
+				  CARDS_JUDGED);
+	remove = bench_series_new("cards_remove", "ms/port", "cards", 1.5,
+				  CARDS_JUDGED);
 	list_nl = bench_series_new("list_netlink", "us/port", "ports", 0, 0);
 	list_sysfs = bench_series_new("list_sysfs", "us/port", "ports", 0, 0);
 	/* Every point starts fpgactl: judge what each port adds */
@@ -552,41 +581,39 @@ static void bench_cards(void)
 	bench_series_linear(list_sysfs, 1.5);
 	/* Issue 43: a read costs the same however many cards count */
 	pmu_read = bench_series_new("pmu_read", "ns/counter", "counters", 1.5,
-				    64 * PMU_COUNTERS);
+				    CARDS_JUDGED * PMU_COUNTERS);
 	idle = bench_series_new("idle_model_cpu", "%CPU/card", "cards", 0, 0);
 
 	/* Warm up: the first card pays for what is loaded and cached */
 	cards_change(1, before, true);
 	cards_change(1, before, false);
 	for (size_t s = 0; s < ARRAY_SIZE(card_sizes); s++) {
-		int n = card_sizes[s], ports = n * SCALE_PORTS, rounds;
-		double add, del, share;
+		int n = card_sizes[s], ports = n * SCALE_PORTS, per, samples;
+		struct bench_samples add = { 0 }, del = { 0 };
 
 		/*
-		 * Below CARDS_PER_POINT cards, the cards are made and removed
-		 * again until that many were: one card's time is one sample
+		 * A sample: below CARDS_PER_POINT cards, the cards are made and
+		 * removed until that many were.  The two sizes the growth is
+		 * judged between get BENCH_ROUNDS samples, the others one.
 		 */
-		rounds = n < CARDS_PER_POINT ? CARDS_PER_POINT / n : 1;
-		add = del = 0;
-		for (int r = 1; r < rounds; r++) {
-			add += cards_change(n, before, true);
-			del += cards_change(n, before, false);
+		per = n < CARDS_PER_POINT ? CARDS_PER_POINT / n : 1;
+		samples = n == card_sizes[0] || n == CARDS_JUDGED ?
+			  bench_rounds() : 1;
+		for (int i = 0; i < samples; i++) {
+			double t_add = 0, t_del = 0;
+
+			for (int r = 0; r < per; r++) {
+				t_add += cards_change(n, before, true);
+				/* The last making stays while the rest is measured */
+				if (i == samples - 1 && r == per - 1)
+					bench_with_cards(n, ports, idle);
+				t_del += cards_change(n, before, false);
+			}
+			bench_sample(&add, t_add / 1e6 / ports / per);
+			bench_sample(&del, t_del / 1e6 / ports / per);
 		}
-		add += cards_change(n, before, true);
-		share = model_cpu_share(1000);
-		bench_series_add(idle, n, share / n);
-		if (n == 64)
-			bench_add("idle_model_cpu_64cards", bench_fixed(share),
-				  "%CPU", BENCH_NONE, "", 0, 0);
-		bench_list(ports);
-		bench_pmu(n);
-		if (n == 64) {
-			bench_perf_stat();
-			bench_perf_dma();
-		}
-		del += cards_change(n, before, false);
-		bench_series_add(create, n, add / 1e6 / ports / rounds);
-		bench_series_add(remove, n, del / 1e6 / ports / rounds);
+		bench_series_add_stat(create, n, bench_stat_of(&add));
+		bench_series_add_stat(remove, n, bench_stat_of(&del));
 	}
 }
 
@@ -706,7 +733,7 @@ static void bench_holders(unsigned int id)
 				close(fd);
 			}
 		});
-		bench_series_add(oc, want, t.med / 200 / 1e3);
+		bench_series_add_stat(oc, want, bench_scale(t, 1.0 / 200 / 1e3));
 		fd = open(dev, O_RDWR);
 		if (fd < 0)
 			die(dev, errno);
@@ -716,7 +743,7 @@ static void bench_holders(unsigned int id)
 					die("DFL_FPGA_PORT_RESET", errno);
 		});
 		close(fd);
-		bench_series_add(reset, want, t.med / 20 / 1e3);
+		bench_series_add_stat(reset, want, bench_scale(t, 1.0 / 20 / 1e3));
 	}
 	close(quit[1]);
 	for (int i = 0; i < held; i++)
@@ -854,7 +881,7 @@ static void procs_point(struct bench_series *s, struct procs_worker *w,
 {
 	struct bench_stat t = BENCH_ONE(procs_round(w, n, done, op));
 
-	bench_series_add(s, n, t.med * unit / ((double)ops * n));
+	bench_series_add_stat(s, n, bench_scale(t, unit / ((double)ops * n)));
 }
 
 /*

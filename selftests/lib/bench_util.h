@@ -316,8 +316,11 @@ static inline void bench_add(const char *name, struct bench_stat value,
  * @unit:	unit of each value (a cost per item: per port, per mapping)
  * @n_is:	what n counts
  * @n:		the sizes, ascending
- * @value:	the cost per item at each size
- * @npoints:	entries of @n and @value
+ * @value:	the cost per item at each size: the median of its samples
+ * @lo, @hi:	the first and third quartiles of each point's samples (both
+ *		@value for a point taken once)
+ * @samples:	how many samples each point is the median of
+ * @npoints:	entries of @n, @value, @lo, @hi and @samples
  * @target:	largest allowed value at @target_n over value at @base_n, or 0
  * @target_n:	the size the target is judged at
  * @base_n:	the size the growth is measured from, or 0 for n[0]
@@ -334,6 +337,9 @@ struct bench_series {
 	const char *n_is;
 	double n[BENCH_MAX_POINTS];
 	double value[BENCH_MAX_POINTS];
+	double lo[BENCH_MAX_POINTS];
+	double hi[BENCH_MAX_POINTS];
+	int samples[BENCH_MAX_POINTS];
 	int npoints;
 	double target;
 	double target_n;
@@ -365,13 +371,27 @@ static inline struct bench_series *bench_series_new(const char *name,
 	return s;
 }
 
+/* A point of @s: the cost per item at size @n, with its spread */
+static inline void bench_series_add_stat(struct bench_series *s, double n,
+					 struct bench_stat v)
+{
+	int p = s->npoints;
+
+	if (p == BENCH_MAX_POINTS)
+		return;
+	s->n[p] = n;
+	s->value[p] = v.med;
+	s->lo[p] = v.q1;
+	s->hi[p] = v.q3;
+	s->samples[p] = v.n;
+	s->npoints++;
+}
+
+/* A point taken once */
 static inline void bench_series_add(struct bench_series *s, double n,
 				    double value)
 {
-	if (s->npoints < BENCH_MAX_POINTS) {
-		s->n[s->npoints] = n;
-		s->value[s->npoints++] = value;
-	}
+	bench_series_add_stat(s, n, bench_fixed(value));
 }
 
 /*
@@ -403,15 +423,25 @@ static inline double bench_series_exponent(const struct bench_series *s)
 
 /*
  * Least squares of total = a + b*n over points [@from, @to) of @s;
- * false for fewer than two points
+ * false for fewer than two points.  The slope b is a sum of the totals
+ * weighted by (n - the mean n): with each point's value anywhere between
+ * its quartiles, b is least with the points below the mean n at their
+ * third quartile and those above it at their first, and greatest the
+ * other way round.  @bound: 0 fits the medians, -1 that least b, +1 that
+ * greatest.
  */
-static inline bool bench_series_fit(const struct bench_series *s, int from,
-				    int to, double *a, double *b)
+static inline bool bench_series_fit_bound(const struct bench_series *s,
+					  int from, int to, int bound,
+					  double *a, double *b)
 {
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, m = to - from;
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, m = to - from, mean = 0;
 
+	for (int i = from; i < to; i++)
+		mean += s->n[i] / m;
 	for (int i = from; i < to; i++) {
-		double y = s->value[i] * s->n[i];
+		bool up = (s->n[i] > mean) == (bound > 0);
+		double v = !bound ? s->value[i] : up ? s->hi[i] : s->lo[i];
+		double y = v * s->n[i];
 
 		sx += s->n[i];
 		sy += y;
@@ -423,6 +453,12 @@ static inline bool bench_series_fit(const struct bench_series *s, int from,
 	*b = (m * sxy - sx * sy) / (m * sxx - sx * sx);
 	*a = (sy - *b * sx) / m;
 	return true;
+}
+
+static inline bool bench_series_fit(const struct bench_series *s, int from,
+				    int to, double *a, double *b)
+{
+	return bench_series_fit_bound(s, from, to, 0, a, b);
 }
 
 /*
@@ -441,32 +477,27 @@ static inline void bench_series_linear(struct bench_series *s,
 /*
  * The marginal cost's growth: b fitted over the larger half of the
  * points (the middle one in both) over b fitted over the smaller half;
- * 0 for fewer than three points
+ * 0 for fewer than three points.  @bound -1: the least that ratio can be
+ * with every point anywhere between its quartiles (the larger half's
+ * least b over the smaller half's greatest); 0: from the medians.
  */
-static inline double bench_series_marginal_ratio(const struct bench_series *s)
+static inline double bench_series_marginal_bound(const struct bench_series *s,
+						 int bound)
 {
 	int mid = s->npoints / 2;
 	double a, b_small, b_large;
 
 	if (s->npoints < 3 ||
-	    !bench_series_fit(s, 0, mid + 1, &a, &b_small) ||
-	    !bench_series_fit(s, mid, s->npoints, &a, &b_large) ||
+	    !bench_series_fit_bound(s, 0, mid + 1, -bound, &a, &b_small) ||
+	    !bench_series_fit_bound(s, mid, s->npoints, bound, &a, &b_large) ||
 	    b_small <= 0)
 		return 0;
 	return b_large / b_small;
 }
 
-static inline void bench_series_print_fit(const struct bench_series *s)
+static inline double bench_series_marginal_ratio(const struct bench_series *s)
 {
-	double a = 0, b = 0, ratio = bench_series_marginal_ratio(s);
-
-	bench_series_fit(s, 0, s->npoints, &a, &b);
-	printf("%26s fit a + b*n: a %.4g, b %.4g (%s), marginal %.2fx from the smaller to the larger half",
-	       "", a, b, s->unit, ratio);
-	if (s->marginal_target)
-		printf(", target <= %.2fx%s", s->marginal_target,
-		       ratio <= s->marginal_target ? "" : "  (above target)");
-	printf("\n");
+	return bench_series_marginal_bound(s, 0);
 }
 
 /*
@@ -490,39 +521,109 @@ static inline int bench_series_at(const struct bench_series *s, double n,
 	return fallback;
 }
 
-/* Value at the target's size (or the last) over the base's: the growth */
-static inline double bench_series_ratio(const struct bench_series *s)
+/*
+ * Value at the target's size (or the last) over the base's: the growth.
+ * @bound -1: the least it can be with both points anywhere between their
+ * quartiles (the target's first quartile over the base's third); 0: from
+ * the medians.
+ */
+static inline double bench_series_ratio_bound(const struct bench_series *s,
+					      int bound)
 {
 	int at, base;
+	double num, den;
 
 	if (s->npoints < 2)
 		return 0;
 	at = bench_series_at(s, s->target_n, s->npoints - 1);
 	base = bench_series_at(s, s->base_n, 0);
-	return s->value[base] > 0 ? s->value[at] / s->value[base] : 0;
+	num = bound < 0 ? s->lo[at] : s->value[at];
+	den = bound < 0 ? s->hi[base] : s->value[base];
+	return den > 0 ? num / den : 0;
+}
+
+static inline double bench_series_ratio(const struct bench_series *s)
+{
+	return bench_series_ratio_bound(s, 0);
+}
+
+/*
+ * The verdict on a growth that must stay within @target: "ok", "noise"
+ * (above it, but @least, what the growth can be at least given the
+ * points' spread, is within it), "MISS" (not even then: what STRICT=1
+ * fails on), "-" (no target)
+ */
+static inline const char *bench_verdict_at_most(double ratio, double least,
+						double target)
+{
+	if (!target)
+		return "-";
+	if (ratio <= target)
+		return "ok";
+	return least <= target ? "noise" : "MISS";
+}
+
+static inline const char *bench_series_verdict(const struct bench_series *s)
+{
+	return bench_verdict_at_most(bench_series_ratio(s),
+				     bench_series_ratio_bound(s, -1),
+				     s->target);
+}
+
+static inline const char *
+bench_series_marginal_verdict(const struct bench_series *s)
+{
+	return bench_verdict_at_most(bench_series_marginal_ratio(s),
+				     bench_series_marginal_bound(s, -1),
+				     s->marginal_target);
+}
+
+static inline void bench_series_print_fit(const struct bench_series *s)
+{
+	double a = 0, b = 0, ratio = bench_series_marginal_ratio(s);
+
+	bench_series_fit(s, 0, s->npoints, &a, &b);
+	printf("%26s fit a + b*n: a %.4g, b %.4g (%s), marginal %.2fx (least %.2fx) from the smaller to the larger half",
+	       "", a, b, s->unit, ratio, bench_series_marginal_bound(s, -1));
+	if (s->marginal_target)
+		printf(", target <= %.2fx %s", s->marginal_target,
+		       bench_series_marginal_verdict(s));
+	printf("\n");
 }
 
 static inline void bench_series_print_table(void)
 {
 	for (int i = 0; i < bench_nseries; i++) {
 		const struct bench_series *s = &bench_series[i];
-		double ratio = bench_series_ratio(s);
 
 		printf("%-26s %s by %s:", s->name, s->unit, s->n_is);
-		for (int p = 0; p < s->npoints; p++)
+		for (int p = 0; p < s->npoints; p++) {
 			printf(" %g:%.4g", s->n[p], s->value[p]);
-		printf("\n%26s growth n^%.2f, %.2fx from %g to %g", "",
-		       bench_series_exponent(s), ratio,
+			if (s->samples[p] > 1)
+				printf("[%.4g-%.4g]", s->lo[p], s->hi[p]);
+		}
+		printf("\n%26s growth n^%.2f, %.2fx (least %.2fx) from %g to %g",
+		       "", bench_series_exponent(s), bench_series_ratio(s),
+		       bench_series_ratio_bound(s, -1),
 		       s->base_n ? s->base_n : s->npoints ? s->n[0] : 0,
 		       s->target_n ? s->target_n :
 		       s->npoints ? s->n[s->npoints - 1] : 0);
 		if (s->target)
-			printf(", target <= %.2fx%s", s->target,
-			       ratio <= s->target ? "" : "  (above target)");
+			printf(", target <= %.2fx %s", s->target,
+			       bench_series_verdict(s));
 		printf("\n");
 		if (s->linear)
 			bench_series_print_fit(s);
 	}
+}
+
+/* "name": [v, ...] of @v[0 .. @n - 1] */
+static inline void bench_json_array(const char *name, const double *v, int n)
+{
+	printf(", \"%s\": [", name);
+	for (int p = 0; p < n; p++)
+		printf("%s%.6g", p ? ", " : "", v[p]);
+	printf("]");
 }
 
 static inline void bench_series_print_json(void)
@@ -531,17 +632,21 @@ static inline void bench_series_print_json(void)
 	for (int i = 0; i < bench_nseries; i++) {
 		const struct bench_series *s = &bench_series[i];
 
-		printf("  {\"name\": \"%s\", \"unit\": \"%s\", \"n_is\": \"%s\", "
-		       "\"n\": [", s->name, s->unit, s->n_is);
+		printf("  {\"name\": \"%s\", \"unit\": \"%s\", \"n_is\": \"%s\"",
+		       s->name, s->unit, s->n_is);
+		bench_json_array("n", s->n, s->npoints);
+		bench_json_array("value", s->value, s->npoints);
+		bench_json_array("q1", s->lo, s->npoints);
+		bench_json_array("q3", s->hi, s->npoints);
+		printf(", \"samples\": [");
 		for (int p = 0; p < s->npoints; p++)
-			printf("%s%g", p ? ", " : "", s->n[p]);
-		printf("], \"value\": [");
-		for (int p = 0; p < s->npoints; p++)
-			printf("%s%.6g", p ? ", " : "", s->value[p]);
+			printf("%s%d", p ? ", " : "", s->samples[p]);
 		printf("], \"exponent\": %.4g, \"ratio\": %.4g, "
-		       "\"target\": %.4g, \"target_n\": %g",
+		       "\"ratio_least\": %.4g, \"target\": %.4g, "
+		       "\"target_n\": %g, \"verdict\": \"%s\"",
 		       bench_series_exponent(s), bench_series_ratio(s),
-		       s->target, s->target_n);
+		       bench_series_ratio_bound(s, -1), s->target, s->target_n,
+		       bench_series_verdict(s));
 		if (s->base_n)
 			printf(", \"base_n\": %g", s->base_n);
 		if (s->linear) {
@@ -550,9 +655,13 @@ static inline void bench_series_print_json(void)
 			bench_series_fit(s, 0, s->npoints, &a, &b);
 			printf(", \"fit_a\": %.6g, \"fit_b\": %.6g, "
 			       "\"marginal_ratio\": %.4g, "
-			       "\"marginal_target\": %.4g", a, b,
+			       "\"marginal_least\": %.4g, "
+			       "\"marginal_target\": %.4g, "
+			       "\"marginal_verdict\": \"%s\"", a, b,
 			       bench_series_marginal_ratio(s),
-			       s->marginal_target);
+			       bench_series_marginal_bound(s, -1),
+			       s->marginal_target,
+			       bench_series_marginal_verdict(s));
 		}
 		printf("}%s\n", i + 1 < bench_nseries ? "," : "");
 	}
