@@ -102,6 +102,44 @@ static void fpga_sysfs_link_name(const char *dir, const char *name,
 	fpga_strcpy(out, size, base ? base + 1 : target);
 }
 
+/* Whether @path has three last components, all names (not . or ..) */
+static bool fpga_path_tail_plain(const char *path)
+{
+	const char *end = path + strlen(path), *start;
+	int i;
+
+	for (i = 0; i < 3 && end > path; i++) {
+		start = end;
+		while (start > path && start[-1] != '/')
+			start--;
+		if ((end - start == 1 && start[0] == '.') ||
+		    (end - start == 2 && !strncmp(start, "..", 2)))
+			return false;
+		end = start > path ? start - 1 : path;
+	}
+	return i == 3;
+}
+
+/*
+ * The path of sysfs device @dir whose last components name it, its parent
+ * and its grandparent: the target of the bus's link to the device, which
+ * sysfs makes relative with the device's whole path at its end, from one
+ * readlink().  realpath() readlinks every component: nine calls a device,
+ * in a lookup "fpgactl list" by sysfs makes for every device.
+ */
+static bool fpga_sysfs_dev_path(const char *dir, char *out, size_t size)
+{
+	ssize_t n = readlink(dir, out, size - 1);
+
+	if (n >= 0) {
+		out[n] = '\0';
+		if (fpga_path_tail_plain(out))
+			return true;
+	}
+	/* Not a link (a device's own directory), or an unusual one */
+	return realpath(dir, out) != NULL;
+}
+
 /*
  * Name of the card of sysfs device @dir: its parent, or its grandparent
  * when the parent is the card's dfl-card.N directory (a PCI function's,
@@ -113,7 +151,7 @@ void fpga_sysfs_card_name(const char *dir, char *out, size_t size)
 	int up;
 
 	out[0] = '\0';
-	if (!realpath(dir, real))
+	if (!fpga_sysfs_dev_path(dir, real, sizeof(real)))
 		return;
 	for (up = 0; up < 2; up++) {
 		slash = strrchr(real, '/');
