@@ -527,7 +527,7 @@ static void bench_pmu(struct side *o, struct side *u)
  */
 static int console_level(int level)
 {
-	char buf[64], val[8];
+	char buf[64], val[16];	/* any int: gcc 14 checks the range */
 	int old;
 
 	if (sysfs_read(PRINTK, buf, sizeof(buf)))
