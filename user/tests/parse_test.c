@@ -8,8 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fpga.h"
+#include "fpga-int.h"
 #include "ktap.h"
 
 static void u64_ok(const char *s, uint64_t want)
@@ -91,6 +94,49 @@ static void port_bad(const char *s, int err, const char *msg)
 
 	check(fpga_port_lookup(s, &ref) == -err && strstr(fpga_errmsg(), msg),
 	      "port lookup rejects", s);
+}
+
+/*
+ * The card's name from a bus link: the link's own text when its tail is
+ * plain names (so a link to nowhere still names its card, where
+ * realpath() would fail), else the resolved path
+ */
+static void card_names(void)
+{
+	char dir[] = "/tmp/parse_test.XXXXXX", path[256], card[64];
+
+	if (!mkdtemp(dir)) {
+		check(0, "card name", "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/sim", dir);
+	symlink("../../../devices/fpga_sim77/fpga-port.5", path);
+	fpga_sysfs_card_name(path, card, sizeof(card));
+	check(!strcmp(card, "fpga_sim77"), "card name from the link", card);
+
+	snprintf(path, sizeof(path), "%s/pci", dir);
+	symlink("../../../devices/pci0000:00/0000:3b:00.0/dfl-card.0/fpga-port.1",
+		path);
+	fpga_sysfs_card_name(path, card, sizeof(card));
+	check(!strcmp(card, "0000:3b:00.0"), "card name above dfl-card.N",
+	      card);
+
+	/* .. in the tail: the parent is where the link really leads */
+	snprintf(path, sizeof(path), "%s/devices", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/devices/fpga_sim9", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/devices/fpga_sim9/sub", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/devices/fpga_sim9/fpga-port.2", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/dots", dir);
+	symlink("devices/fpga_sim9/sub/../fpga-port.2", path);
+	fpga_sysfs_card_name(path, card, sizeof(card));
+	check(!strcmp(card, "fpga_sim9"), "card name through ..", card);
+
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	check(!system(path), "card name", "clean up");
 }
 
 int main(void)
@@ -188,6 +234,8 @@ int main(void)
 	port_bad("/nonexistent/other", ENOENT, "No such file");
 	port_bad("/", ENODEV, "not a character device");
 	port_bad("/dev/null", ENODEV, "not an FPGA port device");
+
+	card_names();
 
 	check(fpga_set_error(EBUSY, "x %d", 1) == -EBUSY &&
 	      fpga_errno() == EBUSY && !strcmp(fpga_errmsg(), "x 1"),
