@@ -53,6 +53,10 @@ step build-matrix-trixie scripts/build/build-matrix.sh --suite trixie \
 [ "$set" = full ] &&
 	step build-matrix-sid scripts/build/build-matrix.sh --suite sid
 step user-werror $M user
+# and with the flags the .deb builds them with (debian/rules' hardening):
+# -D_FORTIFY_SOURCE makes an ignored result of symlink() an error
+step user-werror-deb-flags sh -c 'eval "$(DEB_BUILD_MAINT_OPTIONS=hardening=+all \
+	dpkg-buildflags --export=sh)" && exec '"$M"' -C user O=../build/user-deb-flags'
 # Side by side: valgrind runs one program per CPU
 step user-tests-valgrind $M -j"$(nproc)" -C user valgrind
 step selftests-build $M -j"$(nproc)" selftests

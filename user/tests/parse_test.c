@@ -101,39 +101,50 @@ static void port_bad(const char *s, int err, const char *msg)
  * plain names (so a link to nowhere still names its card, where
  * realpath() would fail), else the resolved path
  */
+static void card_name_is(const char *path, const char *target,
+			 const char *want, const char *what)
+{
+	char card[64] = "";
+
+	if (symlink(target, path)) {
+		check(0, what, strerror(errno));
+		return;
+	}
+	fpga_sysfs_card_name(path, card, sizeof(card));
+	check(!strcmp(card, want), what, card);
+}
+
 static void card_names(void)
 {
-	char dir[] = "/tmp/parse_test.XXXXXX", path[256], card[64];
+	static const char *const dirs[] = {
+		"devices", "devices/fpga_sim9", "devices/fpga_sim9/sub",
+		"devices/fpga_sim9/fpga-port.2",
+	};
+	char dir[] = "/tmp/parse_test.XXXXXX", path[256];
+	size_t i;
 
 	if (!mkdtemp(dir)) {
 		check(0, "card name", "mkdtemp");
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/sim", dir);
-	symlink("../../../devices/fpga_sim77/fpga-port.5", path);
-	fpga_sysfs_card_name(path, card, sizeof(card));
-	check(!strcmp(card, "fpga_sim77"), "card name from the link", card);
+	card_name_is(path, "../../../devices/fpga_sim77/fpga-port.5",
+		     "fpga_sim77", "card name from the link");
 
 	snprintf(path, sizeof(path), "%s/pci", dir);
-	symlink("../../../devices/pci0000:00/0000:3b:00.0/dfl-card.0/fpga-port.1",
-		path);
-	fpga_sysfs_card_name(path, card, sizeof(card));
-	check(!strcmp(card, "0000:3b:00.0"), "card name above dfl-card.N",
-	      card);
+	card_name_is(path,
+		     "../../../devices/pci0000:00/0000:3b:00.0/dfl-card.0/fpga-port.1",
+		     "0000:3b:00.0", "card name above dfl-card.N");
 
 	/* .. in the tail: the parent is where the link really leads */
-	snprintf(path, sizeof(path), "%s/devices", dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/devices/fpga_sim9", dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/devices/fpga_sim9/sub", dir);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/devices/fpga_sim9/fpga-port.2", dir);
-	mkdir(path, 0755);
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, dirs[i]);
+		if (mkdir(path, 0755))
+			check(0, "card name through ..", strerror(errno));
+	}
 	snprintf(path, sizeof(path), "%s/dots", dir);
-	symlink("devices/fpga_sim9/sub/../fpga-port.2", path);
-	fpga_sysfs_card_name(path, card, sizeof(card));
-	check(!strcmp(card, "fpga_sim9"), "card name through ..", card);
+	card_name_is(path, "devices/fpga_sim9/sub/../fpga-port.2",
+		     "fpga_sim9", "card name through ..");
 
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	check(!system(path), "card name", "clean up");
