@@ -12,7 +12,13 @@
  *				4 to 1024 ports, per port, and fitted as a
  *				process start plus a cost per port
  *   pmu_read			read() of every card-wide counter of every
- *				card's fpga_pmu_N, per counter
+ *				card's fpga_pmu_N, per counter, on the first
+ *				card's PMU CPU
+ *   pmu_read_swclock		the same number of the kernel's own cpu-clock
+ *				counters on that CPU, read in the same rounds
+ *   pmu_read_vs_swclock	the two, round by round: the driver's share
+ *				of the growth (every read is of another event,
+ *				and that working set costs any PMU)
  *   dma_map, dma_find, dma_unmap 1 to 10,000 mappings of single pages on
  *				one file, per mapping (find: DMA_UNMAP of
  *				the page after a mapping, its guard page,
@@ -49,6 +55,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <dirent.h>
 #include <unistd.h>
@@ -226,24 +233,58 @@ static int pmu_open_all(int n, int *fds)
 	return k;
 }
 
-static struct bench_series *pmu_read;
+static struct bench_series *pmu_read, *pmu_read_sw, *pmu_read_vs_sw;
 
+/* One read() of each of @fds[0 .. @n - 1] */
+static void pmu_read_each(const int *fds, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (perf_count(fds[i]) == (uint64_t)-1)
+			die("read of a counter", errno);
+}
+
+/*
+ * The cards' counters against as many of the kernel's cpu-clock counters,
+ * in the same rounds.  Each read is of another event, so the reads touch
+ * n events, files and contexts: a working set that costs any PMU more as
+ * it grows (under TCG, in the emulator's software TLB).  The ratio of the
+ * two is what the driver adds to that.
+ */
 static void bench_pmu(int cards)
 {
-	int fds[CARDS_JUDGED * PMU_COUNTERS], n;
-	struct bench_stat t;
+	static int fds[CARDS_JUDGED * PMU_COUNTERS], sw[CARDS_JUDGED * PMU_COUNTERS];
+	struct bench_stat t, t_sw, ratio;
+	cpu_set_t cpus;
+	int n, cpu;
 
 	if (cards > CARDS_JUDGED)
 		return;
 	n = pmu_open_all(cards, fds);
-	t = BENCH_ONE({
-		for (int i = 0; i < n; i++)
-			if (perf_count(fds[i]) == (uint64_t)-1)
-				die("read of a counter", errno);
-	});
+	/*
+	 * cpu-clock is read on its CPU (from another, through an IPI); ours
+	 * on any CPU of the package (PERF_EV_CAP_READ_ACTIVE_PKG)
+	 */
+	cpu = pmu_read_num(sim_card_number(first_id), "cpumask");
+	if (cpu < 0 || sched_getaffinity(0, sizeof(cpus), &cpus))
+		die("the first card's PMU CPU", cpu < 0 ? -cpu : errno);
+	bench_pin(cpu);
+	for (int i = 0; i < n; i++) {
+		sw[i] = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
+				  cpu, -1);
+		if (sw[i] < 0)
+			die("perf_event_open of cpu-clock", -sw[i]);
+	}
+	BENCH_PAIR_RATIO(NULL, t, pmu_read_each(fds, n),
+			 t_sw, pmu_read_each(sw, n), ratio);
 	bench_series_add_stat(pmu_read, n, bench_scale(t, 1.0 / n));
-	for (int i = 0; i < n; i++)
+	bench_series_add_stat(pmu_read_sw, n, bench_scale(t_sw, 1.0 / n));
+	bench_series_add_stat(pmu_read_vs_sw, n, ratio);
+	for (int i = 0; i < n; i++) {
 		close(fds[i]);
+		close(sw[i]);
+	}
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		die("sched_setaffinity", errno);
 }
 
 /* Every card-wide event of cards 0 .. @cards - 1, for perf's -e; malloc'd */
@@ -582,6 +623,11 @@ static void bench_cards(void)
 	/* Issue 43: a read costs the same however many cards count */
 	pmu_read = bench_series_new("pmu_read", "ns/counter", "counters", 1.5,
 				    CARDS_JUDGED * PMU_COUNTERS);
+	pmu_read_sw = bench_series_new("pmu_read_swclock", "ns/counter",
+				       "counters", 0, 0);
+	pmu_read_vs_sw = bench_series_new("pmu_read_vs_swclock", "x",
+					  "counters", 1.5,
+					  CARDS_JUDGED * PMU_COUNTERS);
 	idle = bench_series_new("idle_model_cpu", "%CPU/card", "cards", 0, 0);
 
 	/* Warm up: the first card pays for what is loaded and cached */
@@ -971,6 +1017,9 @@ int main(int argc, char **argv)
 	if (readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1) < 0)
 		die("/proc/self/exe", errno);
 	first_id = sim_random_id() * 1000;
+	/* A PMU point holds both sides' counters open: 2 x 640 files */
+	if (setrlimit(RLIMIT_NOFILE, &(struct rlimit){ 4096, 4096 }))
+		die("setrlimit", errno);
 	port_card = first_id + SCALE_MAX_CARDS;
 	if (run_cmd("modprobe fpga_sim && modprobe fpga_port && modprobe fpga_fme")) {
 		fprintf(stderr, "scale_bench: cannot load the modules\n");

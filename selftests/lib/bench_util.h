@@ -187,30 +187,43 @@ static inline bool bench_abba_a(int r, int i)
 
 /*
  * Our @a_body against its baseline @b_body, in ABBA order after a warm-up
- * of each: @a and @b (struct bench_stat) get each side's ns per round.
+ * of each: @a and @b (struct bench_stat) get each side's ns per round, and
+ * @ratio A over B of each round, paired: a drift of the host that slows
+ * one round slows both its sides alike and cancels out of the ratio.
  * @figure: the name the pair is reported under (for BENCH_SLOW), or NULL.
  */
-#define BENCH_PAIR(figure, a, a_body, b, b_body) do {			\
-	struct bench_samples __sa = { 0 }, __sb = { 0 };		\
-	double __slow = bench_slow_share(figure);			\
+#define BENCH_PAIR_RATIO(figure, a, a_body, b, b_body, ratio) do {	\
+	struct bench_samples __sa = { 0 }, __sb = { 0 }, __sr = { 0 };	\
+	double __slow = bench_slow_share(figure), __ta = 0, __tb = 0;	\
 	int __n = bench_rounds();					\
 	for (int __r = -1; __r < __n; __r++) {				\
 		for (int __i = 0; __i < 2; __i++) {			\
 			bool __is_a = bench_abba_a(__r, __i);		\
-			double __t0 = bench_now_ms(), __t;		\
+			double __t0 = bench_now_ms();			\
 			if (__is_a) {					\
 				a_body;					\
 				bench_slow_spin(__t0, __slow);		\
+				__ta = (bench_now_ms() - __t0) * 1e6;	\
 			} else {					\
 				b_body;					\
+				__tb = (bench_now_ms() - __t0) * 1e6;	\
 			}						\
-			__t = (bench_now_ms() - __t0) * 1e6;		\
-			if (__r >= 0)					\
-				bench_sample(__is_a ? &__sa : &__sb, __t); \
 		}							\
+		if (__r < 0)						\
+			continue;					\
+		bench_sample(&__sa, __ta);				\
+		bench_sample(&__sb, __tb);				\
+		bench_sample(&__sr, __tb > 0 ? __ta / __tb : 0);	\
 	}								\
 	a = bench_stat_of(&__sa);					\
 	b = bench_stat_of(&__sb);					\
+	ratio = bench_stat_of(&__sr);					\
+} while (0)
+
+#define BENCH_PAIR(figure, a, a_body, b, b_body) do {			\
+	struct bench_stat __unused_ratio;				\
+	BENCH_PAIR_RATIO(figure, a, a_body, b, b_body, __unused_ratio);	\
+	(void)__unused_ratio;						\
 } while (0)
 
 /* @body alone, after a warm-up: its ns per round (struct bench_stat) */
@@ -273,7 +286,7 @@ struct bench_result {
 };
 
 #define BENCH_MAX_RESULTS	96
-#define BENCH_MAX_SERIES	16
+#define BENCH_MAX_SERIES	20
 #define BENCH_MAX_POINTS	12
 
 static struct bench_result bench_results[BENCH_MAX_RESULTS];
