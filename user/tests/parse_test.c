@@ -96,11 +96,7 @@ static void port_bad(const char *s, int err, const char *msg)
 	      "port lookup rejects", s);
 }
 
-/*
- * The card's name from a bus link: the link's own text when its tail is
- * plain names (so a link to nowhere still names its card, where
- * realpath() would fail), else the resolved path
- */
+/* A link at @path to @target must name card @want */
 static void card_name_is(const char *path, const char *target,
 			 const char *want, const char *what)
 {
@@ -114,6 +110,11 @@ static void card_name_is(const char *path, const char *target,
 	check(!strcmp(card, want), what, card);
 }
 
+/*
+ * The card's name from a bus link: the link's own text when its tail is
+ * plain names (so a link to nowhere still names its card, where
+ * realpath() would fail), else the resolved path
+ */
 static void card_names(void)
 {
 	static const char *const dirs[] = {
