@@ -10,19 +10,26 @@
  *				the most a DFL card has), per port
  *   list_netlink, list_sysfs	"fpgactl list" by netlink and by sysfs alone,
  *				4 to 1024 ports, per port, and fitted as a
- *				process start plus a cost per port
+ *				process start plus a cost per port; run on
+ *				CPU 0 with the cards' model threads on the
+ *				last CPU, as a card's logic is not the host's
  *   pmu_read			read() of every card-wide counter of every
  *				card's fpga_pmu_N, per counter, on the first
  *				card's PMU CPU
  *   pmu_read_swclock		the same number of the kernel's own cpu-clock
  *				counters on that CPU, read in the same rounds
- *   pmu_read_vs_swclock	the two, round by round: the driver's share
- *				of the growth (every read is of another event,
- *				and that working set costs any PMU)
+ *   pmu_read_vs_swclock	the two, round by round: ours relative to
+ *				what any PMU's reads cost at that number
+ *				(every read is of another event, and that
+ *				working set costs any PMU)
  *   dma_map, dma_find, dma_unmap 1 to 10,000 mappings of single pages on
  *				one file, per mapping (find: DMA_UNMAP of
  *				the page after a mapping, its guard page,
  *				which the file's lookup must refuse)
+ *   dma_map_direct, dma_unmap_direct the same on a card without the
+ *				simulated IOMMU: the growth of the driver's
+ *				own work (the other two include the
+ *				simulator's IOVA tree)
  *   port_open_close, port_reset with 1 to 256 processes holding the port
  *				open in shared mode
  *   idle_model_cpu		the share of the VM's CPUs the idle cards' model
@@ -90,6 +97,40 @@ static void __attribute__((noreturn)) die(const char *what, int err)
 {
 	fprintf(stderr, "scale_bench: %s: %s\n", what, strerror(err));
 	exit(1);
+}
+
+/* The next card model thread ("fpga_simN") in /proc's listing @d; 0 at the end */
+static pid_t model_thread_next(DIR *d)
+{
+	char path[300], comm[32];
+	struct dirent *de;
+
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%.200s/comm", de->d_name);
+		if (!sysfs_read(path, comm, sizeof(comm)) &&
+		    !strncmp(comm, "fpga_sim", 8) && comm[8] >= '0' &&
+		    comm[8] <= '9')
+			return atoi(de->d_name);
+	}
+	return 0;
+}
+
+/* Every card model thread onto @cpus */
+static void model_threads_move(const cpu_set_t *cpus)
+{
+	DIR *d = opendir("/proc");
+	pid_t pid;
+
+	if (!d)
+		die("/proc", errno);
+	while ((pid = model_thread_next(d)))
+		/* A thread whose card went meanwhile is gone: ESRCH */
+		if (sched_setaffinity(pid, sizeof(*cpus), cpus) &&
+		    errno != ESRCH)
+			die("sched_setaffinity of a model thread", errno);
+	closedir(d);
 }
 
 static int bus_ports(void)
@@ -182,14 +223,32 @@ static int fpgactl_list(bool netlink)
 
 static struct bench_series *list_nl, *list_sysfs;
 
-/* Both ways of listing, in turns; each must show every port */
+/*
+ * Both ways of listing, in turns; each must show every port.  On a host
+ * the cards' logic runs on the cards: here their model threads, idle but
+ * polling, would take turns on the CPU fpgactl runs on, and more of them
+ * the more cards there are (benchmarks.md, "list_sysfs").  So fpgactl
+ * runs on CPU 0 and the models on the last CPU meanwhile.
+ */
 static void bench_list(int ports)
 {
-	int by_nl = 0, by_sysfs = 0;
+	int by_nl = 0, by_sysfs = 0, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t self, models;
 	struct bench_stat nl, sysfs;
 
+	if (ncpu < 2 || sched_getaffinity(0, sizeof(self), &self))
+		die("two CPUs for the list series", ncpu < 2 ? ENODEV : errno);
+	CPU_ZERO(&models);
+	CPU_SET(ncpu - 1, &models);
+	model_threads_move(&models);
+	bench_pin(0);
 	BENCH_PAIR("list_netlink", nl, by_nl = fpgactl_list(true),
 		   sysfs, by_sysfs = fpgactl_list(false));
+	if (sched_setaffinity(0, sizeof(self), &self))
+		die("sched_setaffinity", errno);
+	for (int cpu = 0; cpu < ncpu; cpu++)
+		CPU_SET(cpu, &models);
+	model_threads_move(&models);
 	/* A line per FME and per port */
 	if (by_nl != by_sysfs || by_nl < ports + ports / SCALE_PORTS) {
 		fprintf(stderr, "scale_bench: fpgactl list: %d lines by netlink, %d by sysfs, for %d ports\n",
@@ -265,8 +324,10 @@ static void bench_pmu(int cards)
 	 * on any CPU of the package (PERF_EV_CAP_READ_ACTIVE_PKG)
 	 */
 	cpu = pmu_read_num(sim_card_number(first_id), "cpumask");
-	if (cpu < 0 || sched_getaffinity(0, sizeof(cpus), &cpus))
-		die("the first card's PMU CPU", cpu < 0 ? -cpu : errno);
+	if (cpu < 0)
+		die("the first card's PMU cpumask", ENOENT);
+	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+		die("sched_getaffinity", errno);
 	bench_pin(cpu);
 	for (int i = 0; i < n; i++) {
 		sw[i] = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK,
@@ -557,21 +618,15 @@ static void bench_perf_dma(void)
  */
 static double model_threads_ns(void)
 {
-	char path[300], buf[256];
+	char path[64], buf[256];
 	double ns = 0;
-	struct dirent *de;
 	DIR *d = opendir("/proc");
+	pid_t pid;
 
 	if (!d)
 		die("/proc", errno);
-	while ((de = readdir(d))) {
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%.200s/comm", de->d_name);
-		if (sysfs_read(path, buf, sizeof(buf)) ||
-		    strncmp(buf, "fpga_sim", 8) || buf[8] < '0' || buf[8] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%.200s/schedstat", de->d_name);
+	while ((pid = model_thread_next(d))) {
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
 		if (!sysfs_read(path, buf, sizeof(buf)))
 			ns += strtod(buf, NULL);
 	}
@@ -678,53 +733,123 @@ static int port_open_new(unsigned int id)
 	return fd;
 }
 
-static void bench_dma(int fd)
+/*
+ * One round at @n mappings: SCALE_MAX_MAPS calls of map, of find (unless
+ * @find is NULL) and of unmap, n at a time; the time of each in ms
+ */
+static void dma_round(int fd, char *va, int n, double *map, double *find,
+		      double *unmap)
 {
-	struct bench_series *map, *find, *unmap;
 	static uint64_t iova[SCALE_MAX_MAPS];
+	double t0;
+	int ret;
+
+	*map = *unmap = 0;
+	if (find)
+		*find = 0;
+	for (int c = 0; c < SCALE_MAX_MAPS / n; c++) {
+		t0 = bench_now_ms();
+		for (int i = 0; i < n; i++) {
+			ret = dma_map(fd, va + (size_t)i * 4096, 4096, 0,
+				      &iova[i]);
+			if (ret)
+				die("DMA_MAP", -ret);
+		}
+		*map += bench_now_ms() - t0;
+		if (find) {
+			t0 = bench_now_ms();
+			for (int i = 0; i < n; i++)
+				if (dma_unmap(fd, iova[i] + 4096) != -EINVAL)
+					die("DMA_UNMAP of a guard page", EINVAL);
+			*find += bench_now_ms() - t0;
+		}
+		t0 = bench_now_ms();
+		for (int i = 0; i < n; i++) {
+			ret = dma_unmap(fd, iova[i]);
+			if (ret)
+				die("DMA_UNMAP", -ret);
+		}
+		*unmap += bench_now_ms() - t0;
+	}
+}
+
+/*
+ * The mapping series on @fd, their names ending in @suffix.  A card
+ * without an IOMMU has no guard pages: the page after a mapping may be
+ * the next one's (@guarded false: no find).  The smallest and the largest
+ * size, which the growth is judged between, get BENCH_ROUNDS samples.
+ */
+static void bench_dma(int fd, const char *suffix, bool guarded, double target)
+{
+	struct bench_series *map, *find = NULL, *unmap;
 	size_t len = (size_t)SCALE_MAX_MAPS * 4096;
+	char name[48];
 	char *va;
 
-	map = bench_series_new("dma_map", "us/mapping", "mappings", 2, 0);
-	find = bench_series_new("dma_find", "us/mapping", "mappings", 2, 0);
-	unmap = bench_series_new("dma_unmap", "us/mapping", "mappings", 2, 0);
+	snprintf(name, sizeof(name), "dma_map%s", suffix);
+	map = bench_series_new(name, "us/mapping", "mappings", target, 0);
+	if (guarded) {
+		snprintf(name, sizeof(name), "dma_find%s", suffix);
+		/* The lookup is the driver's alone, with or without an IOMMU */
+		find = bench_series_new(name, "us/mapping", "mappings", 2, 0);
+	}
+	snprintf(name, sizeof(name), "dma_unmap%s", suffix);
+	unmap = bench_series_new(name, "us/mapping", "mappings", target, 0);
 	va = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (va == MAP_FAILED)
 		die("mmap", errno);
 
 	for (size_t s = 0; s < ARRAY_SIZE(map_sizes); s++) {
-		int n = map_sizes[s], cycles = SCALE_MAX_MAPS / n, ret;
-		double tm = 0, tf = 0, tu = 0, t0;
+		int n = map_sizes[s], samples;
+		struct bench_samples sm = { 0 }, sf = { 0 }, su = { 0 };
+		double tm, tf, tu, us = 1e3 / SCALE_MAX_MAPS;
 
-		/* The same number of calls at every size: n at a time */
-		for (int c = 0; c < cycles; c++) {
-			t0 = bench_now_ms();
-			for (int i = 0; i < n; i++) {
-				ret = dma_map(fd, va + (size_t)i * 4096, 4096, 0,
-					      &iova[i]);
-				if (ret)
-					die("DMA_MAP", -ret);
-			}
-			tm += bench_now_ms() - t0;
-			t0 = bench_now_ms();
-			for (int i = 0; i < n; i++)
-				if (dma_unmap(fd, iova[i] + 4096) != -EINVAL)
-					die("DMA_UNMAP of a guard page", EINVAL);
-			tf += bench_now_ms() - t0;
-			t0 = bench_now_ms();
-			for (int i = 0; i < n; i++) {
-				ret = dma_unmap(fd, iova[i]);
-				if (ret)
-					die("DMA_UNMAP", -ret);
-			}
-			tu += bench_now_ms() - t0;
+		samples = s == 0 || n == SCALE_MAX_MAPS ? bench_rounds() : 1;
+		for (int i = 0; i < samples; i++) {
+			dma_round(fd, va, n, &tm, guarded ? &tf : NULL, &tu);
+			bench_sample(&sm, tm * us);
+			bench_sample(&sf, guarded ? tf * us : 0);
+			bench_sample(&su, tu * us);
 		}
-		bench_series_add(map, n, tm * 1e3 / SCALE_MAX_MAPS);
-		bench_series_add(find, n, tf * 1e3 / SCALE_MAX_MAPS);
-		bench_series_add(unmap, n, tu * 1e3 / SCALE_MAX_MAPS);
+		bench_series_add_stat(map, n, bench_stat_of(&sm));
+		if (find)
+			bench_series_add_stat(find, n, bench_stat_of(&sf));
+		bench_series_add_stat(unmap, n, bench_stat_of(&su));
 	}
 	munmap(va, len);
+}
+
+#define SIM_IOMMU_PARAM		"/sys/module/fpga_sim/parameters/iommu"
+#define UNSAFE_DMA_PARAM	"/sys/module/fpga_dfl/parameters/allow_unsafe_dma"
+
+/*
+ * The DMA series on a card without the simulated IOMMU, as on a host
+ * without one (which the driver allows only with allow_unsafe_dma: it
+ * taints the kernel, as it would a host)
+ */
+static void bench_dma_direct(unsigned int id)
+{
+	char dev[64];
+	int fd, ret;
+
+	if (sysfs_write(SIM_IOMMU_PARAM, "0"))
+		die(SIM_IOMMU_PARAM, EIO);
+	ret = sim_add(id, 1);
+	/* Only this card: the parameter goes back before anything else */
+	if (sysfs_write(SIM_IOMMU_PARAM, "1") || ret)
+		die("a card without the IOMMU", EIO);
+	if (sysfs_write(UNSAFE_DMA_PARAM, "1"))
+		die(UNSAFE_DMA_PARAM, EIO);
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", sim_port_number(id));
+	fd = open(dev, O_RDWR);
+	if (fd < 0)
+		die(dev, errno);
+	bench_dma(fd, "_direct", false, 2);
+	close(fd);
+	if (sysfs_write(UNSAFE_DMA_PARAM, "0"))
+		die(UNSAFE_DMA_PARAM, EIO);
+	sim_del(id);
 }
 
 /* Processes holding @dev open until @quit_fd reads end of file */
@@ -1010,6 +1135,7 @@ static void bench_port_procs(unsigned int id)
 int main(int argc, char **argv)
 {
 	unsigned int port_card;
+	struct rlimit files;
 	int fd;
 
 	if (argc == 4 && !strcmp(argv[1], "--loopback"))
@@ -1018,8 +1144,15 @@ int main(int argc, char **argv)
 		die("/proc/self/exe", errno);
 	first_id = sim_random_id() * 1000;
 	/* A PMU point holds both sides' counters open: 2 x 640 files */
-	if (setrlimit(RLIMIT_NOFILE, &(struct rlimit){ 4096, 4096 }))
-		die("setrlimit", errno);
+	if (getrlimit(RLIMIT_NOFILE, &files))
+		die("getrlimit", errno);
+	if (files.rlim_cur < 4096) {
+		files.rlim_cur = 4096;
+		if (files.rlim_max < files.rlim_cur)
+			files.rlim_max = files.rlim_cur;
+		if (setrlimit(RLIMIT_NOFILE, &files))
+			die("setrlimit", errno);
+	}
 	port_card = first_id + SCALE_MAX_CARDS;
 	if (run_cmd("modprobe fpga_sim && modprobe fpga_port && modprobe fpga_fme")) {
 		fprintf(stderr, "scale_bench: cannot load the modules\n");
@@ -1027,8 +1160,10 @@ int main(int argc, char **argv)
 	}
 	bench_cards();
 	fd = port_open_new(port_card);
-	bench_dma(fd);
+	/* Through the simulated IOMMU: its IOVA tree grows too (reported) */
+	bench_dma(fd, "", true, 0);
 	close(fd);
+	bench_dma_direct(port_card + 1);
 	bench_holders(port_card);
 	bench_port_procs(port_card);
 	sim_del(port_card);

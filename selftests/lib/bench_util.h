@@ -213,7 +213,9 @@ static inline bool bench_abba_a(int r, int i)
 			continue;					\
 		bench_sample(&__sa, __ta);				\
 		bench_sample(&__sb, __tb);				\
-		bench_sample(&__sr, __tb > 0 ? __ta / __tb : 0);	\
+		/* A round B took no time in cannot be compared */	\
+		if (__tb > 0)						\
+			bench_sample(&__sr, __ta / __tb);		\
 	}								\
 	a = bench_stat_of(&__sa);					\
 	b = bench_stat_of(&__sb);					\
