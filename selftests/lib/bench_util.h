@@ -495,6 +495,8 @@ static inline void bench_series_linear(struct bench_series *s,
  * 0 for fewer than three points.  @bound -1: the least that ratio can be
  * with every point anywhere between its quartiles (the larger half's
  * least b over the smaller half's greatest); 0: from the medians.
+ * NAN where the smaller half's b is not positive: the process starts'
+ * spread hid what its ports cost, and there is nothing to grow from.
  */
 static inline double bench_series_marginal_bound(const struct bench_series *s,
 						 int bound)
@@ -504,10 +506,9 @@ static inline double bench_series_marginal_bound(const struct bench_series *s,
 
 	if (s->npoints < 3 ||
 	    !bench_series_fit_bound(s, 0, mid + 1, -bound, &a, &b_small) ||
-	    !bench_series_fit_bound(s, mid, s->npoints, bound, &a, &b_large) ||
-	    b_small <= 0)
+	    !bench_series_fit_bound(s, mid, s->npoints, bound, &a, &b_large))
 		return 0;
-	return b_large / b_small;
+	return b_small > 0 ? b_large / b_small : NAN;
 }
 
 static inline double bench_series_marginal_ratio(const struct bench_series *s)
@@ -585,11 +586,20 @@ static inline const char *bench_series_verdict(const struct bench_series *s)
 				     s->target);
 }
 
+/*
+ * A marginal growth with no ratio of the medians (NAN) is never "ok": a
+ * MISS if even the least it can be is above the target, else "noise"
+ * (the run could not tell)
+ */
 static inline const char *
 bench_series_marginal_verdict(const struct bench_series *s)
 {
-	return bench_verdict_at_most(bench_series_marginal_ratio(s),
-				     bench_series_marginal_bound(s, -1),
+	double ratio = bench_series_marginal_ratio(s);
+	double least = bench_series_marginal_bound(s, -1);
+
+	if (s->marginal_target && isnan(ratio))
+		return least > s->marginal_target ? "MISS" : "noise";
+	return bench_verdict_at_most(ratio, isnan(least) ? 0 : least,
 				     s->marginal_target);
 }
 
@@ -600,6 +610,8 @@ static inline void bench_series_print_fit(const struct bench_series *s)
 	bench_series_fit(s, 0, s->npoints, &a, &b);
 	printf("%26s fit a + b*n: a %.4g, b %.4g (%s), marginal %.2fx (least %.2fx) from the smaller to the larger half",
 	       "", a, b, s->unit, ratio, bench_series_marginal_bound(s, -1));
+	if (isnan(ratio))
+		printf(" (the smaller half's b is not above 0)");
 	if (s->marginal_target)
 		printf(", target <= %.2fx %s", s->marginal_target,
 		       bench_series_marginal_verdict(s));
@@ -630,6 +642,15 @@ static inline void bench_series_print_table(void)
 		if (s->linear)
 			bench_series_print_fit(s);
 	}
+}
+
+/* A number for JSON, which has no NaN: null */
+static inline void bench_json_num(const char *name, double v)
+{
+	if (isnan(v))
+		printf(", \"%s\": null", name);
+	else
+		printf(", \"%s\": %.4g", name, v);
 }
 
 /* "name": [v, ...] of @v[0 .. @n - 1] */
@@ -668,13 +689,13 @@ static inline void bench_series_print_json(void)
 			double a = 0, b = 0;
 
 			bench_series_fit(s, 0, s->npoints, &a, &b);
-			printf(", \"fit_a\": %.6g, \"fit_b\": %.6g, "
-			       "\"marginal_ratio\": %.4g, "
-			       "\"marginal_least\": %.4g, "
-			       "\"marginal_target\": %.4g, "
-			       "\"marginal_verdict\": \"%s\"", a, b,
-			       bench_series_marginal_ratio(s),
-			       bench_series_marginal_bound(s, -1),
+			printf(", \"fit_a\": %.6g, \"fit_b\": %.6g", a, b);
+			bench_json_num("marginal_ratio",
+				       bench_series_marginal_ratio(s));
+			bench_json_num("marginal_least",
+				       bench_series_marginal_bound(s, -1));
+			printf(", \"marginal_target\": %.4g, "
+			       "\"marginal_verdict\": \"%s\"",
 			       s->marginal_target,
 			       bench_series_marginal_verdict(s));
 		}
