@@ -843,7 +843,6 @@ static void bench_dma(int fd, const char *suffix, bool guarded, double target)
 	munmap(va, len);
 }
 
-#define SIM_IOMMU_PARAM		"/sys/module/fpga_sim/parameters/iommu"
 
 /*
  * The DMA series on a card without the simulated IOMMU, as on a host

@@ -852,7 +852,6 @@ TEST_F(dma, fdinfo_is_per_file)
 	close(efd);
 }
 
-#define SIM_IOMMU_PARAM		"/sys/module/fpga_sim/parameters/iommu"
 #define UNSAFE_DMA_PARAM	"/sys/module/fpga_dfl/parameters/allow_unsafe_dma"
 #define TAINT_USER_BIT		(1 << 6)
 

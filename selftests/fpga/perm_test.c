@@ -40,7 +40,6 @@
 #include "nl_util.h"
 #include "pr_util.h"
 
-#define SIM_IOMMU_PARAM	"/sys/module/fpga_sim/parameters/iommu"
 #define NOBODY		65534
 #define FPGA_GID	200	/* group fpga of the VM (scripts/vm/init) */
 #define PAGE		4096

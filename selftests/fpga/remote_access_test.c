@@ -24,7 +24,6 @@
 #include "uio_util.h"
 #include "nlb_util.h"
 
-#define SIM_IOMMU_PARAM	"/sys/module/fpga_sim/parameters/iommu"
 #define MAP_LEN		(2 * 4096)
 #define NOBODY		65534
 #define MARK		0x5a5a5a5a12345678ULL

@@ -776,7 +776,6 @@ TEST_F(uio, switch_drivers_with_mappings_held)
 	munmap((void *)afu, NLB_AFU_SIZE);
 }
 
-#define SIM_IOMMU_PARAM		"/sys/module/fpga_sim/parameters/iommu"
 #define UNSAFE_DMA_PARAM	"/sys/module/fpga_dfl/parameters/allow_unsafe_dma"
 
 /*

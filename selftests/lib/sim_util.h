@@ -11,6 +11,8 @@
 #include "sysfs_util.h"
 
 #define SIM_BUS		"/sys/bus/fpga_sim"
+/* Read when a card is made: 0 makes cards no IOMMU translates */
+#define SIM_IOMMU_PARAM	"/sys/module/fpga_sim/parameters/iommu"
 #define DFL_DEVICES	"/sys/bus/fpga_dfl/devices"
 
 /* Children of card @id whose name starts with @prefix */
