@@ -108,6 +108,7 @@ static void fpga_dfl_device_release(struct device *dev)
 		kfree(fdev->features[i].irqs);
 	kfree(fdev->features);
 	kfree(fdev->driver_override);
+	kfree(fdev->card_name);
 	if (fdev->fiu_id == DFH_ID_FIU_PORT && fdev->id >= 0)
 		ida_free(&fpga_dfl_port_ida, fdev->id);
 	fpga_dfl_unplug_cleanup(&fdev->unplug);
@@ -124,7 +125,10 @@ static struct fpga_dfl_device *fpga_dfl_device_alloc(struct fpga_dfl_card *card,
 		return NULL;
 	fdev->features = kcalloc(FPGA_DFL_MAX_FEATURES,
 				 sizeof(*fdev->features), GFP_KERNEL);
-	if (!fdev->features || fpga_dfl_unplug_init(&fdev->unplug)) {
+	fdev->card_name = kstrdup(dev_name(card->info.parent), GFP_KERNEL);
+	if (!fdev->features || !fdev->card_name ||
+	    fpga_dfl_unplug_init(&fdev->unplug)) {
+		kfree(fdev->card_name);
 		kfree(fdev->features);
 		kfree(fdev);
 		return NULL;
@@ -133,7 +137,6 @@ static struct fpga_dfl_device *fpga_dfl_device_alloc(struct fpga_dfl_card *card,
 	fdev->id = -1;
 	fdev->card_id = card->id;
 	fdev->card = card;
-	fdev->card_dev = card->info.parent;
 	fdev->dma_dev = card->info.parent;
 	fdev->dma_owner = card->info.owner;
 	fdev->cacheable = card->info.cacheable;

@@ -145,7 +145,6 @@ static int fpga_dfl_nl_fill_dev(struct sk_buff *skb,
 				struct netlink_callback *cb,
 				struct fpga_dfl_device *fdev)
 {
-	struct device *card = fdev->card_dev;
 	void *hdr;
 	int ret, idx;
 
@@ -155,9 +154,9 @@ static int fpga_dfl_nl_fill_dev(struct sk_buff *skb,
 	if (!hdr)
 		return -EMSGSIZE;
 	ret = fpga_dfl_nl_put_ident(skb, fdev);
-	if (!ret && card)
+	if (!ret)
 		ret = fpga_dfl_nl_put_name(skb, FPGA_NL_A_CARD_NAME,
-					   dev_name(card));
+					   fdev->card_name);
 	if (!ret && fdev->dev.driver)
 		ret = fpga_dfl_nl_put_name(skb, FPGA_NL_A_DRIVER,
 					   fdev->dev.driver->name);

@@ -6,6 +6,8 @@
  * module unload with a listener attached.
  */
 #include <poll.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <linux/fpga-dfl.h>
@@ -337,6 +339,112 @@ TEST_F_TIMEOUT(nl, dump_while_cards_come_and_go, 240)
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	TH_LOG("%d dumps during 30 card add/remove cycles", dumps);
+	free(devs);
+}
+
+/*
+ * One dumper of dump_names_no_removed_card: dumps @card_id until *@stop,
+ * each device's CARD_NAME must be @want.  Exit status 0, or 1 with the
+ * first wrong name or failed dump said.
+ */
+static void dump_card_names(int card_id, const char *want,
+			    volatile int *stop)
+{
+	struct nlt_devs *devs = calloc(1, sizeof(*devs));
+	struct nl_res r = { 0 };
+	struct nl_sock *sk;
+	int family, i;
+
+	if (!devs || !(sk = nlt_open(&family)))
+		_exit(1);
+	while (!*stop) {
+		if (nlt_dump(sk, family, card_id, devs, &r)) {
+			printf("# dump failed: %s\n", r.msg);
+			fflush(stdout);
+			_exit(1);
+		}
+		for (i = 0; i < devs->n; i++) {
+			if (strcmp(devs->d[i].card, want)) {
+				printf("# %s: CARD_NAME \"%s\", not %s\n",
+				       devs->d[i].name, devs->d[i].card, want);
+				fflush(stdout);
+				_exit(1);
+			}
+		}
+	}
+	_exit(0);
+}
+
+/*
+ * A dump that reaches a device while its card is removed reads nothing of
+ * the card: CARD_NAME is the device's own copy (else, a use after free
+ * that KASAN reports).  The card does not acknowledge resets, so each
+ * port's removal holds its device lock for a reset timeout and dumpers
+ * queue on it; they run at the lowest priority beside a busy loop per
+ * CPU, so that the removal, at a high one, can finish the card before
+ * they read.
+ */
+#define DUMPERS		4
+#define REMOVALS	8
+TEST_F_TIMEOUT(nl, dump_names_no_removed_card, 240)
+{
+	unsigned int card = self->card + 2;
+	pid_t pids[DUMPERS + 2];
+	struct nlt_devs *devs;
+	volatile int *stop;
+	char want[32], path[160];
+	int cycle, i, card_id, status, failed = 0;
+
+	devs = calloc(1, sizeof(*devs));
+	ASSERT_NE(NULL, devs);
+	stop = mmap(NULL, sizeof(*stop), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, stop);
+	snprintf(want, sizeof(want), "fpga_sim%u", card);
+	snprintf(path, sizeof(path), SIM_BUS "/devices/%s/fail_reset_ack",
+		 want);
+	for (cycle = 0; cycle < REMOVALS && !failed; cycle++) {
+		ASSERT_EQ(0, sim_add(card, 4));
+		ASSERT_EQ(0, sysfs_write(path, "1"));
+		ASSERT_EQ(0, nlt_dump(self->sk, self->family, -1, devs,
+				      &self->r));
+		for (i = 0, card_id = -1; i < devs->n; i++)
+			if (!strcmp(devs->d[i].card, want))
+				card_id = devs->d[i].card_id;
+		ASSERT_LE(0, card_id);
+
+		*stop = 0;
+		for (i = 0; i < DUMPERS + 2; i++) {
+			pids[i] = fork();
+			ASSERT_LE(0, pids[i]);
+			if (pids[i])
+				continue;
+			if (i >= DUMPERS)
+				while (!*stop)
+					;	/* a busy loop */
+			if (i >= DUMPERS)
+				_exit(0);
+			if (setpriority(PRIO_PROCESS, 0, 19))
+				_exit(1);
+			dump_card_names(card_id, want, stop);
+		}
+		usleep(50000);
+		ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, -20));
+		EXPECT_EQ(0, sim_del(card));
+		ASSERT_EQ(0, setpriority(PRIO_PROCESS, 0, 0));
+		usleep(50000);
+		*stop = 1;
+		for (i = 0; i < DUMPERS + 2; i++) {
+			ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+			if (WIFEXITED(status) && !WEXITSTATUS(status))
+				continue;
+			TH_LOG("%s %d: status %#x", i < DUMPERS ? "dumper" :
+			       "busy loop", i, status);
+			failed++;
+		}
+	}
+	EXPECT_EQ(0, failed) TH_LOG("in removal %d of %d", cycle, REMOVALS);
+	munmap((void *)stop, sizeof(*stop));
 	free(devs);
 }
 

@@ -178,8 +178,8 @@ static inline bool fpga_dfl_unplugged(struct fpga_dfl_unplug *up)
  * @port_num:	port: index of the port on its card
  * @card_id:	number of the card the FIU belongs to
  * @card:	the card, for the core only (its FIUs, programming)
- * @card_dev:	the card's device (fpga_dfl_card_info.parent), which the
- *		device model holds as long as @dev: its parent or grandparent
+ * @card_name:	the name of the card's device (fpga_dfl_card_info.parent),
+ *		copied: a netlink dump may hold @dev after the card is gone
  * @dma_dev:	the device that performs DMA for this FIU (the card, or
  *		the port's own DMA device)
  * @dma_owner:	the module @dma_dev's release runs in (the card driver's)
@@ -210,7 +210,7 @@ struct fpga_dfl_device {
 	unsigned int port_num;
 	int card_id;
 	struct fpga_dfl_card *card;
-	struct device *card_dev;
+	const char *card_name;
 	struct device *dma_dev;
 	struct module *dma_owner;
 	bool cacheable;
