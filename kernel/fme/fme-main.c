@@ -45,6 +45,9 @@ static int fpga_fme_open(struct inode *inode, struct file *file)
 	bool excl = file->f_flags & O_EXCL;
 	int ret = 0, idx;
 
+	/* As on the port: only a writer may keep the others out */
+	if (excl && !(file->f_mode & FMODE_WRITE))
+		return -EPERM;
 	if (!fpga_dfl_hw_enter(&fme->unplug, &idx))
 		return -ENODEV;
 	mutex_lock(&fme->lock);

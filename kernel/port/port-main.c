@@ -39,6 +39,9 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 	struct fpga_port_file *pf;
 	int ret = 0, idx;
 
+	/* Exclusive use is a writer's: a reader must not lock writers out */
+	if (excl && !(file->f_mode & FMODE_WRITE))
+		return -EPERM;
 	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
 	if (!pf)
 		return -ENOMEM;

@@ -94,6 +94,30 @@ TEST_F(fme, exclusive_open)
 	EXPECT_EQ(EBUSY, errno);
 }
 
+/*
+ * A reader (a member of group fpga with the node read-only, say) cannot
+ * hold the FME to itself and keep fpgaconf and every writer out: EPERM
+ */
+TEST_F(fme, exclusive_open_is_a_writers)
+{
+	int fd2;
+
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(-1, open(self->dev, O_RDONLY | O_EXCL));
+	EXPECT_EQ(EPERM, errno);
+	self->fd = open(self->dev, O_RDWR | O_EXCL);
+	ASSERT_GE(self->fd, 0) TH_LOG("%s", strerror(errno));
+	close(self->fd);
+	/* A reader's plain open shares it with writers */
+	self->fd = open(self->dev, O_RDONLY);
+	ASSERT_GE(self->fd, 0);
+	fd2 = open(self->dev, O_RDWR);
+	EXPECT_GE(fd2, 0);
+	if (fd2 >= 0)
+		close(fd2);
+}
+
 TEST_F(fme, unplug_with_file_open)
 {
 	ASSERT_EQ(0, sim_del(self->card));

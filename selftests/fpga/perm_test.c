@@ -173,6 +173,16 @@ static int op_set_irq(struct cell *c)
 	return ret ? ret : sys_ret(ioctl(c->fd, cmd, &set));
 }
 
+/* The row's node again, in the cell's mode, to itself (O_EXCL) */
+static int op_open_excl(struct cell *c)
+{
+	const char *dev = c->row->node == FME ? c->w->fme_dev : c->w->port_dev;
+
+	close(c->fd);
+	c->fd = open(dev, (c->writer ? O_RDWR : O_RDONLY) | O_EXCL | O_CLOEXEC);
+	return c->fd < 0 ? -errno : 0;
+}
+
 static int op_reset(struct cell *c)
 {
 	return sys_ret(ioctl(c->fd, DFL_FPGA_PORT_RESET, 0));
@@ -566,6 +576,9 @@ static const struct perm_row rows[] = {
 	  .expect = WRITER },
 	{ .what = "`DFL_FPGA_FME_PORT_PR`", .node = FME,
 	  .op = op_port_pr, .expect = ADMIN },
+	{ .what = "`open` with `O_EXCL` (nobody else holds it)", .node = FME,
+	  .op = op_open_excl,
+	  .expect = { BOTH(0), BOTH(0), BOTH(EPERM), BOTH(EACCES) } },
 
 	{ .group = "`/dev/uioX` (`uio_fpga`)",
 	  .what = "`mmap` `afu` read-only", .node = UIO, .op = op_mmap,

@@ -216,6 +216,35 @@ TEST_F(port, exclusive_open)
 }
 
 /*
+ * A reader cannot hold the port exclusively (EPERM), whoever holds it or
+ * not, under either name; so it never keeps a writer out
+ */
+TEST_F(port, exclusive_open_is_a_writers)
+{
+	char dfl[64];
+	int fd2;
+
+	snprintf(dfl, sizeof(dfl), "/dev/dfl-port.%d", self->num);
+	EXPECT_EQ(-1, open(self->dev, O_RDONLY | O_EXCL));
+	EXPECT_EQ(EPERM, errno);
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(-1, open(self->dev, O_RDONLY | O_EXCL));
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(-1, open(dfl, O_RDONLY | O_EXCL));
+	EXPECT_EQ(EPERM, errno);
+	/* Nobody holds it: a writer gets it to itself */
+	self->fd = open(self->dev, O_RDWR | O_EXCL);
+	ASSERT_GE(self->fd, 0) TH_LOG("%s", strerror(errno));
+	/* And a reader, as ever, waits for it to let go */
+	fd2 = open(self->dev, O_RDONLY);
+	EXPECT_EQ(-1, fd2);
+	EXPECT_EQ(EBUSY, errno);
+	if (fd2 >= 0)
+		close(fd2);
+}
+
+/*
  * /dev/dfl-port.N, the upstream name, is the same port: its O_EXCL holder
  * keeps fpga-port.N out and the other way round, and it answers ioctls
  */
