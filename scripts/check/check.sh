@@ -67,6 +67,8 @@ step selftests-build $M -j"$(nproc)" selftests
 # Documentation/security.md's permission matrix is perm_test's table
 step security-table scripts/check/perm-table.sh
 step netlink-spec scripts/check/ynl-check.sh
+# README, the man page, the package and the help name no internal issue
+step user-docs scripts/check/user-docs.sh
 step harness-judge-unit python3 scripts/vm/test-run-vm
 # apt is shared with the system: make check's apt waits for its locks
 step apt-lock-wait scripts/check/apt-lock-test.sh
