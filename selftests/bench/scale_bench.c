@@ -117,20 +117,56 @@ static pid_t model_thread_next(DIR *d)
 	return 0;
 }
 
-/* Every card model thread onto @cpus */
-static void model_threads_move(const cpu_set_t *cpus)
+/* Every card model thread onto @cpus: 0 or -errno */
+static int model_threads_try_move(const cpu_set_t *cpus)
 {
 	DIR *d = opendir("/proc");
+	int ret = 0;
 	pid_t pid;
 
 	if (!d)
-		die("/proc", errno);
+		return -errno;
 	while ((pid = model_thread_next(d)))
 		/* A thread whose card went meanwhile is gone: ESRCH */
 		if (sched_setaffinity(pid, sizeof(*cpus), cpus) &&
-		    errno != ESRCH)
-			die("sched_setaffinity of a model thread", errno);
+		    errno != ESRCH && !ret)
+			ret = -errno;
 	closedir(d);
+	return ret;
+}
+
+/* The model threads are on one CPU: any exit must put them back */
+static bool models_pinned;
+
+static void model_threads_unpin(void)
+{
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), ret;
+	cpu_set_t all;
+
+	if (!models_pinned)
+		return;
+	models_pinned = false;
+	CPU_ZERO(&all);
+	for (int cpu = 0; cpu < ncpu; cpu++)
+		CPU_SET(cpu, &all);
+	ret = model_threads_try_move(&all);
+	if (ret)
+		fprintf(stderr, "scale_bench: the card model threads stay on one CPU: %s\n",
+			strerror(-ret));
+}
+
+/* Every card model thread onto @cpu alone, until model_threads_unpin() */
+static void model_threads_pin(int cpu)
+{
+	cpu_set_t one;
+	int ret;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	models_pinned = true;
+	ret = model_threads_try_move(&one);
+	if (ret)
+		die("sched_setaffinity of a model thread", -ret);
 }
 
 static int bus_ports(void)
@@ -233,22 +269,18 @@ static struct bench_series *list_nl, *list_sysfs;
 static void bench_list(int ports)
 {
 	int by_nl = 0, by_sysfs = 0, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t self, models;
 	struct bench_stat nl, sysfs;
+	cpu_set_t self;
 
 	if (ncpu < 2 || sched_getaffinity(0, sizeof(self), &self))
 		die("two CPUs for the list series", ncpu < 2 ? ENODEV : errno);
-	CPU_ZERO(&models);
-	CPU_SET(ncpu - 1, &models);
-	model_threads_move(&models);
+	model_threads_pin(ncpu - 1);
 	bench_pin(0);
 	BENCH_PAIR("list_netlink", nl, by_nl = fpgactl_list(true),
 		   sysfs, by_sysfs = fpgactl_list(false));
 	if (sched_setaffinity(0, sizeof(self), &self))
 		die("sched_setaffinity", errno);
-	for (int cpu = 0; cpu < ncpu; cpu++)
-		CPU_SET(cpu, &models);
-	model_threads_move(&models);
+	model_threads_unpin();
 	/* A line per FME and per port */
 	if (by_nl != by_sysfs || by_nl < ports + ports / SCALE_PORTS) {
 		fprintf(stderr, "scale_bench: fpgactl list: %d lines by netlink, %d by sysfs, for %d ports\n",
@@ -1160,6 +1192,9 @@ int main(int argc, char **argv)
 		return loopback_worker(argv[2], atoi(argv[3]));
 	if (readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1) < 0)
 		die("/proc/self/exe", errno);
+	/* A series that dies midway leaves the VM as it found it */
+	if (atexit(model_threads_unpin))
+		die("atexit", ENOMEM);
 	first_id = sim_random_id() * 1000;
 	/* A PMU point holds both sides' counters open: 2 x 640 files */
 	if (getrlimit(RLIMIT_NOFILE, &files))
