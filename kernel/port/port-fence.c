@@ -377,8 +377,8 @@ static struct dma_buf *fpga_port_fence_dmabuf(struct fpga_port_file *pf,
  * FPGA_PORT_DMABUF_FENCE: arm a fence on a dma-buf mapping of this file,
  * signalled by the next interrupt on a user vector.  EINVAL: argsz, flags,
  * iova, vector or timeout; ENOENT: no user interrupts; EACCES: a write
- * fence on a mapping the AFU only reads; EBUSY: a conflicting fence is
- * pending on the buffer.
+ * fence on a mapping the AFU only reads, any fence on a read-only dma-buf;
+ * EBUSY: a conflicting fence is pending on the buffer.
  */
 static long __fpga_port_dmabuf_fence(struct fpga_port_file *pf,
 				     const struct fpga_port_dmabuf_fence *args);
@@ -427,6 +427,18 @@ static long __fpga_port_dmabuf_fence(struct fpga_port_file *pf,
 		dev_dbg(dev, "dmabuf fence: iova %#llx is no dma-buf mapping of this file\n",
 			args.iova);
 		return -EINVAL;
+	}
+	/*
+	 * No fence on a dma-buf its holder may not write: a read fence holds
+	 * the owner's writers, and armed again each time it times out, for
+	 * good (vgem_ext refuses fences on such an import alike).  Its owner
+	 * waits for a reader through a sync_file, an eventfd or the DSM.
+	 */
+	if (!(buf->file->f_mode & FMODE_WRITE)) {
+		dev_dbg(dev, "dmabuf fence: iova %#llx is a read-only dma-buf: no fence\n",
+			args.iova);
+		ret = -EACCES;
+		goto out_put_buf;
 	}
 	/* A write fence announces a write the mapping does not let the AFU make */
 	if (args.flags & FPGA_PORT_FENCE_WRITE && dir == DMA_TO_DEVICE) {

@@ -162,7 +162,7 @@ void vgem_ext_fence_close(struct vgem_ext_file *vfile)
  * DRM_IOCTL_VGEM_EXT_FENCE_ATTACH: a new unsignalled fence on the buffer,
  * a write fence with VGEM_EXT_FENCE_WRITE, else a read fence.
  * EINVAL: unknown flags or pad not zero; ENOENT: no such handle; EACCES:
- * a write fence on a read-only import; EBUSY: an unsignalled fence
+ * any fence on a read-only import; EBUSY: an unsignalled fence
  * conflicts (any for a write fence, a write fence for a read fence);
  * ENOSPC: this file has VGEM_EXT_FENCES_PER_FILE fences already; ENOMEM.
  */
@@ -182,8 +182,15 @@ int vgem_ext_fence_attach_ioctl(struct drm_device *dev, void *data,
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
-	/* A write fence announces a write its holder may not make */
-	if (write && to_vgem_ext_bo(obj)->read_only) {
+	/*
+	 * A read-only import takes no fence.  A write fence announces a
+	 * write its holder may not make; a read fence holds the owner's
+	 * writers, and armed again each time it times out, for good.  Not
+	 * a cap per importer: more state, and within it the owner still
+	 * waits.  A reader the owner must wait for gets a writable dma-buf,
+	 * or synchronises explicitly (a sync_file).
+	 */
+	if (to_vgem_ext_bo(obj)->read_only) {
 		ret = -EACCES;
 		goto out_put_obj;
 	}

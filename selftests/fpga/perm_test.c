@@ -68,9 +68,13 @@ struct world {
 	struct dma_buf root_buf;	/* mapped through root_port */
 	int drm, dmabuf;		/* a vgem_ext buffer, exported */
 	uint64_t root_dmabuf_iova;	/* dmabuf mapped through root_port */
+	int ro_dmabuf;			/* another, exported read-only */
+	uint64_t root_ro_iova;		/* ro_dmabuf mapped TO_DEV, root_port */
+	char render_dev[48];		/* vgem_ext's render node */
+	struct stat render_saved;	/* its owner and mode */
 };
 
-enum node { NO_NODE, PORT, FME, UIO };
+enum node { NO_NODE, PORT, FME, UIO, RENDER };
 enum remote { LOCAL, MEM_READ, MEM_WRITE, VM_WRITEV };
 /* sysfs: the ports' devices, the FME's, the card's, module parameters */
 enum dir {
@@ -249,14 +253,18 @@ static int op_dmabuf_map(struct cell *c)
 	return ret ? ret : dma_unmap(c->fd, iova);
 }
 
-/* On a mapping of its own; a read-only file: on root's */
-static int op_dmabuf_fence(struct cell *c)
+/*
+ * A read fence on @dmabuf, mapped with @flags by this file; a read-only
+ * file (it maps nothing): on root's mapping of it at @root_iova
+ */
+static int dmabuf_read_fence(struct cell *c, int dmabuf, uint32_t flags,
+			     uint64_t root_iova)
 {
-	uint64_t iova = c->w->root_dmabuf_iova;
+	uint64_t iova = root_iova;
 	int ret;
 
 	if (c->writer) {
-		ret = port_dmabuf_map(c->fd, c->w->dmabuf, 0, &iova, NULL);
+		ret = port_dmabuf_map(c->fd, dmabuf, flags, &iova, NULL);
 		if (ret)
 			return ret;
 	}
@@ -265,6 +273,30 @@ static int op_dmabuf_fence(struct cell *c)
 	if (c->writer)
 		dma_unmap(c->fd, iova);
 	return ret;
+}
+
+static int op_dmabuf_fence(struct cell *c)
+{
+	return dmabuf_read_fence(c, c->w->dmabuf, 0, c->w->root_dmabuf_iova);
+}
+
+/* A read-only dma-buf maps only FPGA_PORT_DMA_TO_DEV */
+static int op_ro_dmabuf_fence(struct cell *c)
+{
+	return dmabuf_read_fence(c, c->w->ro_dmabuf, FPGA_PORT_DMA_TO_DEV,
+				 c->w->root_ro_iova);
+}
+
+/* vgem_ext: import the read-only dma-buf and attach a read fence */
+static int op_vgem_ro_fence(struct cell *c)
+{
+	uint32_t handle;
+	int ret = prime_import(c->fd, c->w->ro_dmabuf, &handle);
+
+	if (ret)
+		return ret;
+	ret = vgem_ext_fence(c->fd, handle, 0);
+	return ret > 0 ? vgem_ext_signal(c->fd, ret) : ret;
 }
 
 /* 8 bytes at @addr of this process through /proc/self/mem */
@@ -544,6 +576,10 @@ static const struct perm_row rows[] = {
 	  .op = op_dmabuf_map, .expect = DMA },
 	{ .what = "`FPGA_PORT_DMABUF_FENCE` (its own mapping; read-only: root's)",
 	  .node = PORT, .op = op_dmabuf_fence, .expect = DMA },
+	{ .what = "`FPGA_PORT_DMABUF_FENCE`, a read fence on a read-only dma-buf (mapped `FPGA_PORT_DMA_TO_DEV`)",
+	  .node = PORT, .op = op_ro_dmabuf_fence,
+	  .expect = { BOTH(EACCES), { EACCES, EPERM }, BOTH(EBADF),
+		      BOTH(EACCES) } },
 
 	{ .group = "`/dev/fpga-port.N`: the AFU's registers",
 	  .what = "`mmap` read-only", .node = PORT, .op = op_mmap,
@@ -603,6 +639,12 @@ static const struct perm_row rows[] = {
 	{ .what = "`/proc/PID/mem` write into a writable `afu` mapping",
 	  .node = UIO, .op = op_mmap, .map = UIO_MAP_AFU, .prot = RDWR,
 	  .remote = MEM_WRITE, .expect = MAP_RW },
+
+	{ .group = "`/dev/dri/renderD*` (`vgem_ext`; mode 0666 here, so others open it too)",
+	  .what = "`DRM_IOCTL_VGEM_EXT_FENCE_ATTACH`, a read fence on a read-only import",
+	  .node = RENDER, .op = op_vgem_ro_fence,
+	  .expect = { BOTH(EACCES), BOTH(EACCES), BOTH(EACCES),
+		      BOTH(EACCES) } },
 
 	{ .group = "sysfs (writing what is there, or as said)",
 	  .what = "`fpga-port.N/reset` (1)", .op = op_sysfs, .dir = PORT_DIR,
@@ -764,7 +806,7 @@ static int become(enum user u)
 static int cell(const struct world *w, const struct perm_row *r, enum user u)
 {
 	const char *dev[] = { [PORT] = w->port_dev, [FME] = w->fme_dev,
-			      [UIO] = w->uio_dev };
+			      [UIO] = w->uio_dev, [RENDER] = w->render_dev };
 	struct cell c = { .w = w, .row = r, .fd = -1 };
 	int ret;
 
@@ -890,6 +932,29 @@ static void find_hwmon(struct world *w, const char *name)
 	globfree(&g);
 }
 
+/*
+ * vgem_ext's render node, open to everyone (0666) for the test: what its
+ * row checks is the dma-buf its user holds, not who may open the node
+ */
+static int find_render_node(struct world *w)
+{
+	char fdpath[64];
+	int fd = drm_open_driver("vgem_ext", "renderD");
+	ssize_t n;
+
+	if (fd < 0)
+		return fd;
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	n = readlink(fdpath, w->render_dev, sizeof(w->render_dev) - 1);
+	close(fd);
+	if (n <= 0 || n >= (ssize_t)sizeof(w->render_dev) - 1)
+		return -ENAMETOOLONG;
+	w->render_dev[n] = '\0';
+	if (stat(w->render_dev, &w->render_saved))
+		return -errno;
+	return chmod(w->render_dev, 0666) ? -errno : 0;
+}
+
 static const char *node_of(struct world *w, int i)
 {
 	return i == 0 ? w->port_dev : i == 1 ? w->fme_dev : w->uio_dev;
@@ -905,7 +970,7 @@ FIXTURE_SETUP(perm)
 	glob_t g;
 	int ret, i;
 
-	w->root_port = w->root_uio = w->drm = w->dmabuf = -1;
+	w->root_port = w->root_uio = w->drm = w->dmabuf = w->ro_dmabuf = -1;
 	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_port && "
 			     "modprobe fpga_fme && modprobe uio_fpga && "
 			     "modprobe vgem_ext"));
@@ -982,6 +1047,13 @@ FIXTURE_SETUP(perm)
 	ASSERT_GE(w->dmabuf, 0);
 	ASSERT_EQ(0, port_dmabuf_map(w->root_port, w->dmabuf, 0,
 				     &w->root_dmabuf_iova, NULL));
+	ASSERT_EQ(0, vgem_ext_create(w->drm, PAGE, VGEM_EXT_BO_POPULATE, &bo));
+	w->ro_dmabuf = prime_export_ro(w->drm, bo.handle);
+	ASSERT_GE(w->ro_dmabuf, 0);
+	ASSERT_EQ(0, port_dmabuf_map(w->root_port, w->ro_dmabuf,
+				     FPGA_PORT_DMA_TO_DEV, &w->root_ro_iova,
+				     NULL));
+	ASSERT_EQ(0, find_render_node(w));
 }
 
 FIXTURE_TEARDOWN(perm)
@@ -997,8 +1069,13 @@ FIXTURE_TEARDOWN(perm)
 		    chmod(node_of(w, i), w->saved[i].st_mode & 07777))
 			TH_LOG("%s: owner or mode not restored", node_of(w, i));
 	}
+	if (w->render_saved.st_mode &&
+	    chmod(w->render_dev, w->render_saved.st_mode & 07777))
+		TH_LOG("%s: mode not restored", w->render_dev);
 	if (w->dmabuf >= 0)
 		close(w->dmabuf);
+	if (w->ro_dmabuf >= 0)
+		close(w->ro_dmabuf);
 	if (w->drm >= 0)
 		close(w->drm);
 	if (w->root_port >= 0) {

@@ -716,8 +716,10 @@ TEST_F(vgem, read_only_import_maps_read_only)
 }
 
 /*
- * A file that imported a read-only dma-buf may fence it as a reader, not
- * as a writer (EACCES); the owner still may.
+ * A file that imported a read-only dma-buf may fence it neither as a
+ * writer nor as a reader (EACCES): a read fence would hold the owner's
+ * writers, for good if it is armed again each time it times out.  The
+ * buffer stays idle, and the owner's write fence goes in at once.
  */
 static void ro_import_fences(struct __test_metadata *_metadata, int dmabuf)
 {
@@ -728,15 +730,15 @@ static void ro_import_fences(struct __test_metadata *_metadata, int dmabuf)
 	ASSERT_GE(fd2, 0);
 	ASSERT_EQ(0, prime_import(fd2, dmabuf, &handle));
 	EXPECT_EQ(-EACCES, vgem_ext_fence(fd2, handle, VGEM_EXT_FENCE_WRITE));
-	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 0));
 	f = vgem_ext_fence(fd2, handle, 0);
-	ASSERT_GT(f, 0);
-	EXPECT_EQ(POLLIN, dmabuf_poll(dmabuf, 0));
-	EXPECT_EQ(0, vgem_ext_signal(fd2, f));
+	EXPECT_EQ(-EACCES, f);
+	if (f > 0)
+		vgem_ext_signal(fd2, f);
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(dmabuf, 0));
 	close(fd2);
 }
 
-TEST_F(vgem, read_only_import_takes_no_write_fence)
+TEST_F(vgem, read_only_import_takes_no_fence)
 {
 	const size_t len = 16 * 1024;
 	struct ro_buf b;
@@ -745,6 +747,10 @@ TEST_F(vgem, read_only_import_takes_no_write_fence)
 	ASSERT_EQ(0, ro_buf_new(self->fd, -1, len, &b));
 	ro_import_fences(_metadata, b.dmabuf);
 	f = vgem_ext_fence(self->fd, b.handle, VGEM_EXT_FENCE_WRITE);
+	EXPECT_GT(f, 0);
+	EXPECT_EQ(0, vgem_ext_signal(self->fd, f));
+	/* The owner itself still takes read fences through its own handle */
+	f = vgem_ext_fence(self->fd, b.handle, 0);
 	EXPECT_GT(f, 0);
 	EXPECT_EQ(0, vgem_ext_signal(self->fd, f));
 	ro_buf_free(&b, len);
@@ -1151,6 +1157,49 @@ TEST_F(fpga, write_fence_needs_a_mapping_the_afu_writes)
 	vbuf_free(self->drm, &a);
 	vbuf_free(self->drm, &b);
 	vbuf_free(self->drm, &c);
+}
+
+/*
+ * A read-only dma-buf, mapped FPGA_PORT_DMA_TO_DEV (the only way it maps),
+ * takes no fence: a read fence would hold the owner's writers, for good if
+ * it is armed again each time it times out.  The owner's write fence goes
+ * in at once; a writable dma-buf mapped TO_DEV still takes a read fence.
+ */
+TEST_F(fpga, read_only_dmabuf_takes_no_fence)
+{
+	struct drm_vgem_ext_bo_create rc;
+	uint64_t ro_iova, to;
+	struct vbuf a;
+	int ro, f;
+
+	ASSERT_EQ(0, vgem_ext_create(self->drm, 4096, 0, &rc));
+	ro = prime_export_ro(self->drm, rc.handle);
+	ASSERT_GE(ro, 0);
+	ASSERT_EQ(0, port_dmabuf_map(self->port, ro, FPGA_PORT_DMA_TO_DEV,
+				     &ro_iova, NULL));
+	EXPECT_EQ(-EACCES, port_dmabuf_fence(self->port, ro_iova, 0, 0, 60000));
+	EXPECT_EQ(-EACCES, port_dmabuf_fence(self->port, ro_iova,
+					     FPGA_PORT_FENCE_WRITE, 0, 60000));
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_poll(ro, 0));
+	/* Not held: the owner's write fence goes in now (EBUSY otherwise) */
+	f = vgem_ext_fence(self->drm, rc.handle, VGEM_EXT_FENCE_WRITE);
+	EXPECT_GT(f, 0);
+	if (f > 0) {
+		EXPECT_EQ(0, vgem_ext_signal(self->drm, f));
+	}
+	EXPECT_EQ(0, dma_unmap(self->port, ro_iova));
+
+	ASSERT_EQ(0, vbuf_new(self->drm, 4096, 0, &a));
+	ASSERT_EQ(0, port_dmabuf_map(self->port, a.dmabuf, FPGA_PORT_DMA_TO_DEV,
+				     &to, NULL));
+	EXPECT_EQ(0, port_dmabuf_fence(self->port, to, 0, 0, 0));
+	EXPECT_EQ(POLLIN, dmabuf_poll(a.dmabuf, 0));
+	nlb_write(self->afu, NLB_DOORBELL, 1);
+	EXPECT_EQ(POLLIN | POLLOUT, dmabuf_wait(a.dmabuf, 5000));
+	EXPECT_EQ(0, dma_unmap(self->port, to));
+	close(ro);
+	gem_close(self->drm, rc.handle);
+	vbuf_free(self->drm, &a);
 }
 
 /*

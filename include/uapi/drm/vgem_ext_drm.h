@@ -101,8 +101,8 @@ struct drm_vgem_ext_bo_info {
  * default) with the error ETIMEDOUT, so no reader waits forever.
  *
  * Errors: EINVAL unknown @flags or @pad not zero; ENOENT no such handle;
- * EACCES a write fence on an import of a dma-buf not open for writing
- * (exported without DRM_RDWR); EBUSY a write fence is requested and the
+ * EACCES any fence, read or write, on an import of a dma-buf not open for
+ * writing (exported without DRM_RDWR); EBUSY a write fence is requested and the
  * buffer has an unsignalled fence, or a read fence and it has an
  * unsignalled write fence; ENOSPC this file has 256 fences pending;
  * ENOMEM.

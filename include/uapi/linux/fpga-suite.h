@@ -88,7 +88,9 @@ struct fpga_port_dmabuf_map {
  * mapping of this file, @vector past the port's user interrupts,
  * @timeout_ms too large; ENOENT the port has no user interrupts; EACCES
  * FPGA_PORT_FENCE_WRITE on a mapping made with FPGA_PORT_DMA_TO_DEV (the
- * AFU only reads it); EBUSY
+ * AFU only reads it), or any fence on a dma-buf not open for writing
+ * (exported read-only: a read fence would hold its owner's writers);
+ * EBUSY
  * the buffer has an unsignalled fence that conflicts (any fence for a
  * write fence, a write fence for a read fence); ENOSPC 64 fences of this
  * file or 1024 of the port are pending; ENODEV the port is gone; ENOMEM;
