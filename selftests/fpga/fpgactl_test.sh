@@ -379,9 +379,43 @@ fake_proc()
 	fake_proc_port 99 nlb 3 /dev/fpga-port.0 fpga-port.0 1 1048576 3145728 1500000
 	fake_proc_fd 50 partial 9 /dev/fpga-port.0 "fpga-driver:\tfpga_port\nfpga-client-id:\t8\nfpga-future:\tx\n"
 	fake_proc_fd 60 stranger 0 /dev/fpga-port.4 "tty-index:\t4\n"
-	mkdir -p "$T/proc-empty/1/fd" "$T/proc-bad"
-	cp -R "$P/120" "$T/proc-bad/120"
+	mkdir -p "$T/proc-empty/1/fd"
+	# 120's fdinfo malformed, 99's unreadable (a directory)
+	cp -R "$P" "$T/proc-bad"
 	printf 'fpga-driver:\tfpga_port\nfpga-interrupts:\tmany\n' > "$T/proc-bad/120/fdinfo/7"
+	rm "$T/proc-bad/99/fdinfo/3"
+	mkdir "$T/proc-bad/99/fdinfo/3"
+	fake_proc_hostile
+}
+
+# lock_lines N: N lock: lines as the kernel writes them, one per lock on
+# the file (a user takes as many as they like on their own descriptor)
+lock_lines()
+{
+	awk -v n="$1" 'BEGIN { for (k = 0; k < n; k++)
+		printf "lock:\t%d: POSIX  ADVISORY  WRITE 4242 00:05:118 %d %d\n", k + 1, 2 * k, 2 * k }'
+}
+
+# $P and PID 400 (port 2, client 6), which would blind a naive reader:
+# in $T/proc-locks its port's fdinfo has 1500 lock: lines before the
+# port's keys (some 75 KiB); in $T/proc-escapes its name is terminal
+# escapes (clear the screen, set the title) and a newline
+fake_proc_hostile()
+{
+	keys='fpga-driver:\tfpga_port\nfpga-port:\tfpga-port.2\nfpga-client-id:\t6\nfpga-memory-pinned:\t4 KiB\nfpga-memory-mapped:\t8 KiB\nfpga-interrupts:\t0\nfpga-resets:\t0\n'
+	for h in locks escapes; do
+		cp -R "$P" "$T/proc-$h"
+		mkdir -p "$T/proc-$h/400/fd" "$T/proc-$h/400/fdinfo"
+		ln -s /dev/fpga-port.2 "$T/proc-$h/400/fd/3"
+	done
+	echo locker > "$T/proc-locks/400/comm"
+	{
+		printf 'pos:\t0\nflags:\t02\nmnt_id:\t24\nino:\t118\n'
+		lock_lines 1500
+		printf "$keys"
+	} > "$T/proc-locks/400/fdinfo/3"
+	printf '\033[2J\033]0;owned\007x\ny\n' > "$T/proc-escapes/400/comm"
+	printf "pos:\t0\n$keys" > "$T/proc-escapes/400/fdinfo/3"
 }
 
 t_fake_ps()
@@ -420,13 +454,58 @@ t_fake_ps_empty()
 	[ "$(cat "$T/out")" = "[]" ] || { diag "not []"; show; return 1; }
 }
 
+# A file that cannot be read, or is malformed, is left out and said; the
+# rest is shown, and the exit status is 1.  No /proc fails.
 t_fake_ps_bad()
 {
-	expect 1 "proc-bad/120/fdinfo/7: fpga-interrupts: 'many' is not a decimal number" \
-		env FPGA_PROC_ROOT=$T/proc-bad $FPGACTL -j ps || return 1
-	[ ! -s "$T/out" ] || { diag "stdout not empty"; return 1; }
+	expect 1 "proc-bad/120/fdinfo/7: fpga-interrupts: 'many' is not a decimal number: left out" \
+		env FPGA_PROC_ROOT=$T/proc-bad $FPGACTL ps || return 1
+	grep -q "proc-bad/99/fdinfo/3: Is a directory: left out" "$T/err" ||
+		{ diag "the unreadable fdinfo is not named"; show; return 1; }
+	[ "$(wc -l < "$T/err")" = 2 ] || { diag "not two warnings"; show; return 1; }
+	grep -v "^ *\(99\|120\) " "$T/want" > "$T/want-bad"
+	diff -u "$T/want-bad" "$T/out" > "$T/diff" ||
+		{ diag "$(cat "$T/diff")"; return 1; }
 	expect 1 "nowhere: No such file or directory" \
 		env FPGA_PROC_ROOT=$T/nowhere $FPGACTL ps
+}
+
+# ps_want_400 COMM: t_fake_ps's table with PID 400's row, named COMM
+ps_want_400()
+{
+	# from the environment: awk -v would read the backslashes as escapes
+	COMM=$1 awk '{ print }
+		/^ *300 worker *3 / { printf "    400 %-15s    3 fpga-port.2       6      4K      8K      0      0       -\n", ENVIRON["COMM"] }' \
+		"$T/want"
+}
+
+# 1500 lock: lines in a port's fdinfo (75 KiB): read whole, the process
+# listed
+t_fake_ps_locks()
+{
+	[ "$(wc -c < "$T/proc-locks/400/fdinfo/3")" -gt 65536 ] ||
+		{ diag "400/fdinfo/3 is not above 64 KiB"; return 1; }
+	expect 0 "" env FPGA_PROC_ROOT=$T/proc-locks $FPGACTL ps || return 1
+	[ ! -s "$T/err" ] || { diag "stderr not empty"; show; return 1; }
+	ps_want_400 locker > "$T/want-400"
+	diff -u "$T/want-400" "$T/out" > "$T/diff" ||
+		{ diag "$(cat "$T/diff")"; return 1; }
+}
+
+# A name of terminal escapes and a newline: escaped in the table, by
+# json-c in JSON; no escape character printed
+t_fake_ps_escapes()
+{
+	expect 0 "" env FPGA_PROC_ROOT=$T/proc-escapes $FPGACTL ps || return 1
+	ps_want_400 '\x1b[2J\x1b]0;owned\x07x\ny' > "$T/want-400"
+	diff -u "$T/want-400" "$T/out" > "$T/diff" ||
+		{ diag "$(cat "$T/diff")"; return 1; }
+	expect 0 "" env FPGA_PROC_ROOT=$T/proc-escapes $FPGACTL -j ps 2 || return 1
+	out_has '{"pid":400,"comm":"\\u001b\[2J\\u001b\]0;owned\\u0007x\\ny","fd":3,"port":"fpga-port.2","client_id":6,' || return 1
+	if grep -q "$(printf '\033')" "$T/out"; then
+		diag "an escape character in the JSON"
+		return 1
+	fi
 }
 
 # A sysfs and /proc for metrics: card 0 a PCI card (fpga_dfl_pci's
@@ -735,16 +814,42 @@ t_fake_metrics_bad()
 	rc=$?
 	echo 0x41 > "$errs"
 	[ $rc = 0 ] || return 1
-	grep -q "mproc-bad/200/fdinfo/5: fpga-resets: 'many' is not a decimal number" "$T/err" ||
+	grep -q "mproc-bad/200/fdinfo/5: fpga-resets: 'many' is not a decimal number: not counted" "$T/err" ||
 		{ diag "the fdinfo is not named"; show; return 1; }
 	cp "$T/bad.prom" "$T/out"
 	out_has '^fpga_port_errors{card="0000:3b:00.0",port="fpga-port.0"} 0$' || return 1
 	out_has '^fpga_port_info{card="0000:3b:00.0",port="fpga-port.1",' || return 1
-	if grep -q 'fpga_port_errors{card="0000:3b:00.0",port="fpga-port.1"}\|fpga_port_open_files\|fpga_port_memory' "$T/out"; then
+	if grep -q 'fpga_port_errors{card="0000:3b:00.0",port="fpga-port.1"}' "$T/out"; then
 		diag "what could not be read is shown"
 		show
 		return 1
 	fi
+	# the other files are counted: PID 100's of fpga-port.0, 300's
+	out_has '^fpga_port_open_files{card="0000:3b:00.0",port="fpga-port.0"} 1$' || return 1
+	out_has '^fpga_port_memory_pinned_bytes{card="0000:3b:00.0",port="fpga-port.0"} 65536$' || return 1
+	out_has '^fpga_port_open_files{card="f5a0:00:00.0",port="fpga-port.2"} 1$'
+}
+
+# A port's fdinfo of 1500 lock: lines (75 KiB) is read whole: the same
+# exposition as without them, nothing said
+t_fake_metrics_locks()
+{
+	metrics || return 1
+	cp "$T/out" "$T/plain.prom"
+	rm -rf "$T/mproc-locks"
+	cp -R "$T/mproc" "$T/mproc-locks"
+	f=$T/mproc-locks/200/fdinfo/5
+	{
+		sed -n '/^fpga-/!p' "$T/mproc/200/fdinfo/5"
+		lock_lines 1500
+		sed -n '/^fpga-/p' "$T/mproc/200/fdinfo/5"
+	} > "$f"
+	[ "$(wc -c < "$f")" -gt 65536 ] || { diag "$f is not above 64 KiB"; return 1; }
+	expect 0 "" env FPGA_SYSFS_ROOT=$T/msys FPGA_PROC_ROOT=$T/mproc-locks \
+		$FPGACTL metrics || return 1
+	[ ! -s "$T/err" ] || { diag "stderr not empty"; show; return 1; }
+	diff -u "$T/plain.prom" "$T/out" > "$T/diff" ||
+		{ diag "$(cat "$T/diff")"; return 1; }
 }
 
 # Not root: the counter bank (0400) is left out with one warning, the
@@ -1181,7 +1286,13 @@ t_ps()
 	# shellcheck disable=SC2217
 	sleep 30 < /dev/fpga-port.$PORT &
 	HOLDER=$!
-	t_ps_holder
+	held t_ps_holder
+}
+
+# held FN: FN while $HOLDER runs, then $HOLDER ended; FN's status
+held()
+{
+	"$1"
 	rc=$?
 	kill $HOLDER 2>/dev/null
 	wait $HOLDER 2>/dev/null
@@ -1213,6 +1324,57 @@ t_ps_holder()
 			return 1
 		fi
 	done
+}
+
+# A process that would blind root's ps and metrics: 150 locks on its
+# own port descriptor (the kernel adds a lock: line for each to its
+# fdinfo, before the port's keys) and a name of terminal escapes and a
+# newline (written to /proc/self/comm: PR_SET_NAME's set_task_comm(),
+# without ctypes, whose libffi the VM lacks).  ps lists it, escaped;
+# metrics counts it.
+t_ps_locker()
+{
+	rm -f "$T/locker"
+	python3 - /dev/fpga-port.$PORT "$T/locker" <<-'EOF' &
+	import fcntl, os, sys, time
+	fd = os.open(sys.argv[1], os.O_RDWR)
+	for k in range(150):
+	    fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 2 * k)
+	with open("/proc/self/comm", "wb") as f:
+	    f.write(b"\x1b[2Jx\x1b]0;y\x07\nz")
+	with open(sys.argv[2] + ".tmp", "w") as f:
+	    f.write("%d %d\n" % (os.getpid(), fd))
+	os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+	time.sleep(60)
+	EOF
+	HOLDER=$!
+	held t_ps_locker_held
+}
+
+t_ps_locker_held()
+{
+	i=0
+	while [ ! -s "$T/locker" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	read -r pid fd < "$T/locker" || { diag "the locker did not start"; return 1; }
+	size=$(wc -c < /proc/$pid/fdinfo/$fd)
+	locks=$(grep -c "^lock:" /proc/$pid/fdinfo/$fd)
+	[ "$locks" = 150 ] && [ "$size" -gt 4096 ] ||
+		{ diag "fdinfo: $locks locks, $size bytes"; return 1; }
+	expect 0 "" $FPGACTL ps $PORT || return 1
+	[ ! -s "$T/err" ] || { diag "stderr not empty"; show; return 1; }
+	out_has "^ *$pid "'\\x1b\[2Jx\\x1b]0;y\\x07\\nz  *'"$fd fpga-port\.$PORT " || return 1
+	if grep -q "$(printf '\033')" "$T/out"; then
+		diag "an escape character in ps's table"
+		return 1
+	fi
+	expect 0 "" $FPGACTL -j ps $PORT || return 1
+	out_has "{\"pid\":$pid,"'"comm":"\\u001b\[2Jx\\u001b\]0;y\\u0007\\nz",'"\"fd\":$fd," || return 1
+	expect 0 "" $FPGACTL metrics || return 1
+	[ "$(metric_of fpga_port_open_files)" = 1 ] ||
+		{ diag "open files: '$(metric_of fpga_port_open_files)', not 1"; show; return 1; }
 }
 
 # metric_of NAME: the value of NAME's sample for fpga-port.$PORT in $T/out
@@ -1624,7 +1786,9 @@ all_tests()
 	[ -z "$COUNT_ONLY" ] && fake_proc
 	t "ps from a fake /proc: sorted table, PORT, JSON" t_fake_ps
 	t "ps without port files: the header alone, []" t_fake_ps_empty
-	t "ps fails on a malformed fdinfo and without /proc" t_fake_ps_bad
+	t "ps leaves out a malformed or unreadable fdinfo, says so, exits 1; fails without /proc" t_fake_ps_bad
+	t "ps reads a 75 KiB fdinfo of lock: lines" t_fake_ps_locks
+	t "ps prints a name of terminal escapes escaped" t_fake_ps_escapes
 	t "metrics rejects bad arguments and unwritable files" t_usage_metrics
 	[ -z "$COUNT_ONLY" ] && fake_metrics
 	t "metrics from a fake tree: every family, exact samples" t_fake_metrics
@@ -1633,6 +1797,7 @@ all_tests()
 	t "metrics --output replaces the file atomically" t_fake_metrics_output
 	t "metrics not as root: counters left out with one warning" t_fake_metrics_not_root
 	t "metrics leaves out what it cannot read, says so, exits 1" t_fake_metrics_bad
+	t "metrics reads a 75 KiB fdinfo of lock: lines" t_fake_metrics_locks
 	[ -z "$COUNT_ONLY" ] && fake_cdi
 	t "cdi rejects bad arguments and unwritable files" t_usage_cdi
 	t "cdi from a fake tree: exactly the cards' and ports' devices" t_fake_cdi
@@ -1648,6 +1813,7 @@ all_tests()
 	t "e2e: info" needs drv t_info
 	t "e2e: the upstream names dfl-port.N, its node and path" needs drv t_upstream_names
 	t "e2e: ps shows a process that has the port open" needs drv t_ps
+	t "e2e: ps and metrics see a process with 150 locks on its port and a name of escapes" needs drv t_ps_locker
 	t "e2e: metrics: the port, its counters after a DMA, its open files" needs drv t_metrics
 	t "e2e: reset" needs drv t_reset
 	t "e2e: mmio read of the AFU DFH" needs drv t_mmio_dfh

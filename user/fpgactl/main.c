@@ -35,7 +35,9 @@ static const struct fc_cmd fc_top_cmds[] = {
 		  "dma-bufs too), and its interrupts and resets, as the port driver shows\n"
 		  "them in /proc/PID/fdinfo/FD; \"-\" for what it does not show.  Sorted\n"
 		  "by port, PID and fd; with PORT, only that port's files.  Without root\n"
-		  "only your own processes are seen." },
+		  "only your own processes are seen.  The command is escaped as ls -b\n"
+		  "escapes names (\\xNN).  A file whose fdinfo cannot be read is left out\n"
+		  "with a warning, and the exit status is 1." },
 	{ .name = "reset", .path = "reset", .args = "PORT", .run = fc_cmd_reset,
 	  .help = "Reset the port and its AFU (DFL_FPGA_PORT_RESET)." },
 	{ .name = "mmio", .path = "mmio", .run = fc_run_object,

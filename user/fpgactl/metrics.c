@@ -239,6 +239,7 @@ struct fc_open_file {
 };
 
 struct fc_open_files {
+	struct fc_metrics *m;
 	size_t n, cap;
 	struct fc_open_file *f;
 	bool failed;		/* the walk failed: no use is known */
@@ -469,6 +470,17 @@ static int fc_open_file_add(int pid, int fd, const char *comm,
 	return 0;
 }
 
+/* A file that could not be read: left out of the counts, said, exit 1 */
+static void fc_open_file_skip(const char *why, void *arg)
+{
+	struct fc_open_files *of = arg;
+	char buf[4 * 1024];
+
+	fpga_escape(buf, sizeof(buf), why);
+	fc_err("metrics: %s: not counted", buf);
+	of->m->failed = true;
+}
+
 static int fc_open_file_cmp(const void *a, const void *b)
 {
 	const struct fc_open_file *x = a, *y = b;
@@ -555,7 +567,7 @@ static void fc_ports_metrics(struct fc_metrics *m,
 static int fc_metrics_gather(struct fc_metrics *m,
 			     const struct fpga_dev_info *devs, size_t n)
 {
-	struct fc_open_files of = { 0 };
+	struct fc_open_files of = { .m = m };
 	struct fc_card *cards;
 	size_t ncards = 0;
 	bool any_port = false;
@@ -575,8 +587,13 @@ static int fc_metrics_gather(struct fc_metrics *m,
 		fc_card_metrics(m, c);
 		ncards++;
 	}
-	/* Without privileges only one's own processes are seen */
-	if (any_port && fpga_port_users(NULL, fc_open_file_add, &of)) {
+	/*
+	 * Without privileges only one's own processes are seen.  A file
+	 * whose fdinfo cannot be read is left out (and said); a walk that
+	 * fails (no /proc, out of memory) leaves out every count.
+	 */
+	if (any_port && fpga_port_users(NULL, fc_open_file_add,
+					fc_open_file_skip, &of)) {
 		fc_metrics_warn(m);
 		of.failed = true;	/* partly walked: counts would lie */
 	}

@@ -22,6 +22,7 @@ struct fc_ps_rows {
 	int port_id;		/* the one port to show, -1 for all */
 	size_t n, cap;
 	struct fc_ps_row *row;
+	bool skipped;		/* a file left out: the exit status is 1 */
 };
 
 static int fc_ps_add(int pid, int fd, const char *comm,
@@ -47,6 +48,17 @@ static int fc_ps_add(int pid, int fd, const char *comm,
 	snprintf(r->comm, sizeof(r->comm), "%s", comm);
 	r->info = *info;
 	return 0;
+}
+
+/* A file that could not be read: said, the rest still shown */
+static void fc_ps_skip(const char *why, void *arg)
+{
+	struct fc_ps_rows *rows = arg;
+	char buf[4 * 1024];
+
+	fpga_escape(buf, sizeof(buf), why);
+	fc_err("ps: %s: left out", buf);
+	rows->skipped = true;
 }
 
 static int fc_int_cmp(int a, int b)
@@ -191,12 +203,15 @@ static void fc_ps_print(const struct fc_ps_row *r)
 {
 	const struct fpga_fdinfo *i = &r->info;
 	bool has_port = i->present & FPGA_FDINFO_PORT;
+	char comm[4 * FPGA_COMM_MAX];
 
 	fc_obj_open(NULL);
 	fc_int("pid", NULL, r->pid);
 	fc_text("%*d", FC_PS_PID, r->pid);
+	/* the process names itself: JSON escapes it, the text must too */
 	fc_str("comm", NULL, r->comm);
-	fc_text(" %-*s", FC_PS_COMM, r->comm);
+	fpga_escape(comm, sizeof(comm), r->comm);
+	fc_text(" %-*s", FC_PS_COMM, comm);
 	fc_int("fd", NULL, r->fd);
 	fc_text(" %*d", FC_PS_FD, r->fd);
 	if (has_port)
@@ -228,7 +243,7 @@ int fc_cmd_ps(const struct fc_cmd *cmd, int argc, char **argv)
 		return ret;
 	if (a.n)
 		rows.port_id = ref.id;
-	if (fpga_port_users(NULL, fc_ps_add, &rows)) {
+	if (fpga_port_users(NULL, fc_ps_add, fc_ps_skip, &rows)) {
 		free(rows.row);
 		return fc_lib_err();
 	}
@@ -240,5 +255,5 @@ int fc_cmd_ps(const struct fc_cmd *cmd, int argc, char **argv)
 		fc_ps_print(&rows.row[k]);
 	fc_arr_close();
 	free(rows.row);
-	return FC_OK;
+	return rows.skipped ? FC_FAIL : FC_OK;
 }

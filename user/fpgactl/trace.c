@@ -264,13 +264,15 @@ static int fc_trace_print(const struct fc_trace *t)
 	fc_arr_open("events");
 	while (fgets(line, sizeof(line), f)) {
 		struct fc_trace_ev ev;
-		char who[48];
+		char comm[4 * sizeof(ev.comm)], who[sizeof(comm) + 16];
 
 		line[strcspn(line, "\n")] = '\0';
 		if (fc_trace_parse(line, &ev))
 			continue;
 		fc_trace_comm(t, &ev);
-		snprintf(who, sizeof(who), "%s[%d]", ev.comm, ev.pid);
+		/* a process names itself: any byte, terminal escapes too */
+		fpga_escape(comm, sizeof(comm), ev.comm);
+		snprintf(who, sizeof(who), "%s[%d]", comm, ev.pid);
 		if (t0 < 0)
 			t0 = ev.ts;
 		count++;

@@ -20,8 +20,14 @@
 #include "fpga-int.h"
 
 #define FPGA_FDINFO_KEY_PREFIX	"fpga-"
-/* A port's fdinfo is a few hundred bytes; this leaves room to grow */
-#define FPGA_FDINFO_TEXT_MAX	4096
+/*
+ * A port's fdinfo is read a line at a time, whatever its length: it has
+ * a "lock:" line for each lock on the file, and a user can take as many
+ * as they like on their own descriptor, before the port's keys.  No line
+ * of the kernel's is near this long; a longer one is cut to it (the
+ * value of a key of ours is then too long) and the rest of it dropped.
+ */
+#define FPGA_FDINFO_LINE_MAX	256
 
 enum fpga_fdinfo_kind {
 	FPGA_FDINFO_STR,	/* a name: char[FPGA_FDINFO_NAME_MAX] */
@@ -169,22 +175,15 @@ static int fpga_fdinfo_line(const char *line, size_t len,
 	return fpga_fdinfo_store(k, val + strspn(val, " \t"), info);
 }
 
-int fpga_fdinfo_parse(const char *text, struct fpga_fdinfo *info)
+static void fpga_fdinfo_begin(struct fpga_fdinfo *info)
 {
-	const char *line = text;
-	int bad = 0;
-
 	memset(info, 0, sizeof(*info));
 	info->port_id = -1;
-	while (*line) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		int ret = fpga_fdinfo_line(line, len, info);
+}
 
-		if (ret)
-			bad = ret;	/* its message stays: the last error */
-		line += len + (nl ? 1 : 0);
-	}
+/* Once every line is in: @bad the last line's error, or 0 */
+static int fpga_fdinfo_end(struct fpga_fdinfo *info, int bad)
+{
 	/* Whether it is a port's decides first: a stranger's keys are theirs */
 	if (!(info->present & FPGA_FDINFO_DRIVER) ||
 	    strcmp(info->driver, FPGA_DRV_PORT))
@@ -199,11 +198,106 @@ int fpga_fdinfo_parse(const char *text, struct fpga_fdinfo *info)
 	return 0;
 }
 
+int fpga_fdinfo_parse(const char *text, struct fpga_fdinfo *info)
+{
+	const char *line = text;
+	int bad = 0;
+
+	fpga_fdinfo_begin(info);
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		int ret = fpga_fdinfo_line(line, len, info);
+
+		if (ret)
+			bad = ret;	/* its message stays: the last error */
+		line += len + (nl ? 1 : 0);
+	}
+	return fpga_fdinfo_end(info, bad);
+}
+
+/*
+ * fpga_fdinfo_parse() of an open fdinfo file, read a line at a time into
+ * a buffer of its own: any length is read whole in bounded memory.
+ * When reading fails, *@read_err is its errno (else 0), and the result
+ * means nothing.
+ */
+static int fpga_fdinfo_parse_file(FILE *f, struct fpga_fdinfo *info,
+				  int *read_err)
+{
+	char line[FPGA_FDINFO_LINE_MAX];
+	bool cut = false;	/* in the rest of a line too long */
+	int bad = 0;
+
+	fpga_fdinfo_begin(info);
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+		bool whole = len && line[len - 1] == '\n';
+		int ret = 0;
+
+		if (!cut)
+			ret = fpga_fdinfo_line(line, whole ? len - 1 : len, info);
+		if (ret)
+			bad = ret;
+		/* cut short, unless it is the last line, without a newline */
+		cut = !whole && !feof(f);
+	}
+	*read_err = ferror(f) ? (errno ? errno : EIO) : 0;
+	return fpga_fdinfo_end(info, bad);
+}
+
+/* ---- names, printed ---- */
+
+size_t fpga_escape(char *buf, size_t size, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char esc[4] = { '\\' };	/* at most \xNN */
+		size_t len = 2;
+
+		switch (c) {
+		case '\\':
+			esc[1] = '\\';
+			break;
+		case '\n':
+			esc[1] = 'n';
+			break;
+		case '\t':
+			esc[1] = 't';
+			break;
+		case '\r':
+			esc[1] = 'r';
+			break;
+		default:
+			if (c >= 0x20 && c < 0x7f) {
+				esc[0] = (char)c;
+				len = 1;
+			} else {
+				esc[1] = 'x';
+				esc[2] = hex[c >> 4];
+				esc[3] = hex[c & 0xf];
+				len = 4;
+			}
+		}
+		if (n + len >= size)	/* never half an escape */
+			break;
+		memcpy(buf + n, esc, len);
+		n += len;
+	}
+	if (size)
+		buf[n] = '\0';
+	return n;
+}
+
 /* ---- the walk over /proc ---- */
 
 struct fpga_walk {
 	const char *root;
 	fpga_port_user_fn fn;
+	fpga_port_skip_fn skip;
 	void *arg;
 	int pid;		/* the process being looked at */
 	char comm[FPGA_COMM_MAX];
@@ -223,7 +317,7 @@ static int fpga_walk_number(const char *name)
 /*
  * 1 when the process ended meanwhile (ENOENT, ESRCH) or is not ours to
  * look at (EACCES): skip it, quietly, as ps does.  Anything else is
- * reported (-errno).
+ * -errno with a message: the walk skips what it is about, and tells.
  */
 static int fpga_walk_err(int err, const char *path)
 {
@@ -323,23 +417,27 @@ static int fpga_walk_link(const struct fpga_walk *w, int fd)
 }
 
 /*
- * PID/fdinfo/@fd parsed: 0, 1 if it is not a port's or gone, -errno
- * with the file named in the message
+ * PID/fdinfo/@fd parsed, whatever its length: 0, 1 if it is not a
+ * port's or gone, -errno with the file named in the message
  */
 static int fpga_walk_fdinfo(const struct fpga_walk *w, int fd,
 			    struct fpga_fdinfo *info)
 {
-	char path[PATH_MAX], text[FPGA_FDINFO_TEXT_MAX], msg[512], what[32];
-	int ret;
+	char path[PATH_MAX], msg[512], what[32];
+	int ret, err;
+	FILE *f;
 
 	snprintf(what, sizeof(what), "fdinfo/%d", fd);
 	ret = fpga_walk_path(path, sizeof(path), w, what);
 	if (ret)
 		return ret;
-	ret = fpga_proc_read(path, text, sizeof(text));
-	if (ret)
-		return fpga_walk_err(-ret, path);
-	ret = fpga_fdinfo_parse(text, info);
+	f = fopen(path, "re");
+	if (!f)
+		return fpga_walk_err(errno, path);
+	ret = fpga_fdinfo_parse_file(f, info, &err);
+	fclose(f);
+	if (err)
+		return fpga_walk_err(err, path);
 	if (ret == -EINVAL)	/* another driver's node by that name */
 		return 1;
 	if (ret) {
@@ -349,7 +447,17 @@ static int fpga_walk_fdinfo(const struct fpga_walk *w, int fd,
 	return 0;
 }
 
-/* File @fd of the process, to @w->fn if a port's: 0 goes on, else stop */
+/* What could not be read, told to @w->skip: the walk goes on */
+static void fpga_walk_skip(const struct fpga_walk *w)
+{
+	if (w->skip)
+		w->skip(fpga_errmsg(), w->arg);
+}
+
+/*
+ * File @fd of the process, to @w->fn if a port's: 0 goes on, else stop.
+ * One that cannot be read, or is malformed, is skipped, and said.
+ */
 static int fpga_walk_fd(struct fpga_walk *w, int fd)
 {
 	struct fpga_fdinfo info;
@@ -360,8 +468,10 @@ static int fpga_walk_fd(struct fpga_walk *w, int fd)
 		ret = fpga_walk_fdinfo(w, fd, &info);
 	if (!ret)
 		ret = fpga_walk_comm(w);
-	if (ret)	/* > 0: not a port's, or gone: go on */
-		return ret > 0 ? 0 : ret;
+	if (ret < 0)
+		fpga_walk_skip(w);
+	if (ret)	/* not a port's, gone, or skipped: go on */
+		return 0;
 	return w->fn(w->pid, fd, w->comm, &info, w->arg);
 }
 
@@ -374,22 +484,23 @@ static int fpga_walk_pid(struct fpga_walk *w)
 	DIR *dir;
 
 	ret = fpga_walk_path(path, sizeof(path), w, "fd");
-	if (ret)
-		return ret;
-	dir = opendir(path);
-	if (!dir) {
-		ret = fpga_walk_err(errno, path);
-		return ret > 0 ? 0 : ret;
+	if (!ret) {
+		dir = opendir(path);
+		if (!dir)
+			ret = fpga_walk_err(errno, path);
+	}
+	if (ret) {	/* gone, not ours to see, or skipped */
+		if (ret < 0)
+			fpga_walk_skip(w);
+		return 0;
 	}
 	w->have_comm = false;
 	while (!ret) {
 		errno = 0;
 		de = readdir(dir);
-		if (!de) {
-			if (errno)
-				ret = fpga_walk_err(errno, path);
-			if (ret > 0)	/* gone meanwhile */
-				ret = 0;
+		if (!de) {	/* the end, or the rest skipped */
+			if (errno && fpga_walk_err(errno, path) < 0)
+				fpga_walk_skip(w);
 			break;
 		}
 		fd = fpga_walk_number(de->d_name);
@@ -400,11 +511,13 @@ static int fpga_walk_pid(struct fpga_walk *w)
 	return ret;
 }
 
-int fpga_port_users(const char *proc_root, fpga_port_user_fn fn, void *arg)
+int fpga_port_users(const char *proc_root, fpga_port_user_fn fn,
+		    fpga_port_skip_fn skip, void *arg)
 {
 	struct fpga_walk w = {
 		.root = proc_root ? proc_root : fpga_proc_root(),
 		.fn = fn,
+		.skip = skip,
 		.arg = arg,
 	};
 	struct dirent *de;

@@ -519,19 +519,42 @@ struct fpga_fdinfo {
  */
 int fpga_fdinfo_parse(const char *text, struct fpga_fdinfo *info);
 
-/* One open file of a port; non-zero stops the walk, which returns it */
+/*
+ * One open file of a port; non-zero stops the walk, which returns it.
+ * @comm is /proc/PID/comm as the process set it (its last newline
+ * dropped): any byte but NUL, terminal escapes too.  Print it through
+ * fpga_escape().
+ */
 typedef int (*fpga_port_user_fn)(int pid, int fd, const char *comm,
 				 const struct fpga_fdinfo *info, void *arg);
+/* What the walk left out, and why: "PATH: reason" (not escaped) */
+typedef void (*fpga_port_skip_fn)(const char *why, void *arg);
 
 /*
  * Call @fn for every open file of a port (/dev/fpga-port.N or
  * /dev/dfl-port.N, as PID/fd/FD shows it, and a port's fdinfo), in no
  * particular order, of every process under @proc_root (NULL:
- * fpga_proc_root()).  Processes that end meanwhile or that we may not
- * look at (ENOENT, ESRCH, EACCES) are skipped: without privileges, one's
- * own processes are seen.  Another error ends the walk.
+ * fpga_proc_root()).  An fdinfo is read whole, whatever its length (a
+ * "lock:" line for each lock on the file), in bounded memory.
+ * Processes that end meanwhile or that we may not look at (ENOENT,
+ * ESRCH, EACCES) are skipped: without privileges, one's own processes
+ * are seen.  A process or file that cannot be read otherwise, or whose
+ * fdinfo is malformed, is skipped too, and told to @skip (when not
+ * NULL); the walk goes on.  It fails only when @proc_root cannot be
+ * read, or returns what @fn returned.
  */
-int fpga_port_users(const char *proc_root, fpga_port_user_fn fn, void *arg);
+int fpga_port_users(const char *proc_root, fpga_port_user_fn fn,
+		    fpga_port_skip_fn skip, void *arg);
+
+/*
+ * @s as text that is safe to print to a terminal, as "ls -b" shows
+ * names: printable ASCII as it is, but a backslash doubled; newline, tab
+ * and carriage return as \n, \t and \r; every other byte (escape
+ * sequences, other controls, DEL, anything from 0x80) as \xNN.
+ * Into @buf of @size, cut at a whole escape if it does not fit (4 times
+ * the length of @s, and 1, always fit); returns the length written.
+ */
+size_t fpga_escape(char *buf, size_t size, const char *s);
 
 /* ---- NLB0 loopback ---- */
 

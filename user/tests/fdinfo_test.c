@@ -126,9 +126,76 @@ static void parse_bad(const char *line, const char *msg)
 	      strstr(fpga_errmsg(), msg), "fdinfo refuses", one_line(line));
 }
 
+/* A lock: line as the kernel writes it, one per lock on the file */
+#define LOCK_LINE	"lock:\t1: POSIX  ADVISORY  WRITE 4242 00:05:118 %d %d\n"
+#define LOCKS		1500	/* some 75 KiB */
+
+/* STD_LINES, @locks lock: lines, then @keys (as the kernel orders them) */
+static char *with_locks(int locks, const char *keys)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	if (!f)
+		exit(1);
+	fputs(STD_LINES, f);
+	for (int k = 0; k < locks; k++)
+		fprintf(f, LOCK_LINE, 2 * k, 2 * k);
+	fputs(keys, f);
+	if (fclose(f))
+		exit(1);
+	return text;
+}
+
+static void parse_long(void)
+{
+	char *text = with_locks(LOCKS, "fpga-driver:\tfpga_port\n"
+				"fpga-port:\tfpga-port.1\nfpga-resets:\t3\n");
+	struct fpga_fdinfo i;
+
+	check(strlen(text) > 64 * 1024 && !fpga_fdinfo_parse(text, &i) &&
+	      i.port_id == 1 && i.resets == 3,
+	      "fdinfo parses", "1500 lock: lines before the keys");
+	free(text);
+}
+
+/* ---- names, escaped for a terminal ---- */
+
+static void escape_is(const char *s, size_t size, const char *want,
+		      const char *what)
+{
+	char buf[256];
+	size_t n = fpga_escape(buf, size, s);
+
+	check(n == strlen(want) && !strcmp(buf, want), "escape", what);
+	if (strcmp(buf, want))
+		printf("# got '%s', want '%s'\n", buf, want);
+}
+
+static void escape_tests(void)
+{
+	char buf[4];
+
+	escape_is("Web Content-2.0_~", 256, "Web Content-2.0_~",
+		  "printable ASCII as it is");
+	escape_is("\033[2J\033]0;owned\007", 256,
+		  "\\x1b[2J\\x1b]0;owned\\x07", "terminal escapes");
+	escape_is("a\nb\tc\rd\\e", 256, "a\\nb\\tc\\rd\\\\e",
+		  "newline, tab, return, backslash");
+	escape_is("\001\177\200\233\377", 256,
+		  "\\x01\\x7f\\x80\\x9b\\xff", "controls, DEL, 8-bit");
+	escape_is("caf\xc3\xa9", 256, "caf\\xc3\\xa9", "UTF-8 as bytes");
+	escape_is("ab\033c", 6, "ab", "cut before an escape that does not fit");
+	escape_is("ab\033c", 7, "ab\\x1b", "cut after one that fits");
+	escape_is("abc", 1, "", "size 1");
+	check(fpga_escape(buf, 0, "abc") == 0, "escape", "size 0 writes nothing");
+}
+
 static void parser_tests(void)
 {
 	parse_good();
+	parse_long();
 	parse_unknown_keys();
 	parse_missing_keys();
 
@@ -246,10 +313,16 @@ static void process(const char *pid, const char *comm, bool fdinfo)
  * which must not be read), 5 on dfl-port.0.
  * 200: a port's fd, no fdinfo directory.  300: another driver's node of a
  * port's name.  400: no comm (gone meanwhile).  500: no fd directory.
- * 600: fd/ unreadable (tested when not root).  "self" and "net": no PIDs.
+ * 600: fd/ unreadable (tested when not root).  700 "locker": its port's
+ * fdinfo with 1500 lock: lines before the keys (75 KiB), and a line too
+ * long to read, whose rest looks like a key.  800: a comm of terminal
+ * escapes and a newline.  900: fd/ not a directory (skipped, told).
+ * "self" and "net": no PIDs.
  */
 static void fake_proc(void)
 {
+	char *text;
+
 	process("100", "app\n", true);
 	link_to("/dev/fpga-port.0", "100/fd/3");
 	link_to("/dev/null", "100/fd/4");
@@ -281,6 +354,29 @@ static void fake_proc(void)
 		chmod_in_root("600/fd", 0);
 	}
 
+	process("700", "locker\n", true);
+	link_to("/dev/fpga-port.1", "700/fd/3");
+	/* the first 255 bytes of a line, then its rest: never a line */
+	text = with_locks(LOCKS, "lock:\t"
+			  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			  "fpga-resets:\t99\n"
+			  "fpga-driver:\tfpga_port\nfpga-port:\tfpga-port.1\n"
+			  "fpga-client-id:\t7\nfpga-resets:\t1\n");
+	put("700/fdinfo/3", text);
+	free(text);
+
+	process("800", "\033[2J\033]0;owned\007a\nb\n", true);
+	link_to("/dev/fpga-port.1", "800/fd/4");
+	put("800/fdinfo/4", PORT_TEXT("fpga-port.1", "8"));
+
+	dir("900");
+	put("900/comm", "notadir\n");
+	put("900/fd", "");
+
 	link_to("100", "self");
 	dir("net");
 }
@@ -289,8 +385,10 @@ struct seen {
 	int n;
 	int pid[8], fd[8];
 	char comm[8][FPGA_COMM_MAX];
-	uint64_t client[8];
+	uint64_t client[8], resets[8];
 	int stop_after;		/* return 42 after this many, 0: never */
+	int skips;		/* what the walk left out, told */
+	char skip[512];		/* the last of them */
 };
 
 static int record(int pid, int fd, const char *comm,
@@ -303,9 +401,27 @@ static int record(int pid, int fd, const char *comm,
 		s->fd[s->n] = fd;
 		snprintf(s->comm[s->n], sizeof(s->comm[0]), "%s", comm);
 		s->client[s->n] = info->client_id;
+		s->resets[s->n] = info->resets;
 	}
 	s->n++;
 	return s->stop_after && s->n == s->stop_after ? 42 : 0;
+}
+
+static void skipped(const char *why, void *arg)
+{
+	struct seen *s = arg;
+
+	s->skips++;
+	snprintf(s->skip, sizeof(s->skip), "%s", why);
+}
+
+/* @s saw PID @pid's fd @fd: its index, or -1 */
+static int seen_at(const struct seen *s, int pid, int fd)
+{
+	for (int k = 0; k < s->n && k < 8; k++)
+		if (s->pid[k] == pid && s->fd[k] == fd)
+			return k;
+	return -1;
 }
 
 /* @s saw PID @pid's fd @fd, with @comm and @client */
@@ -322,45 +438,63 @@ static bool saw(const struct seen *s, int pid, int fd, const char *comm,
 static void walk_tests(void)
 {
 	struct seen s = { 0 };
-	char path[512];
-	int ret;
+	char path[512], want[600];
+	int ret, k;
 
 	fake_proc();
-	ret = fpga_port_users(root, record, &s);
-	check(!ret && s.n == 2, "walk finds the port files, skips the rest",
+	ret = fpga_port_users(root, record, skipped, &s);
+	check(!ret && s.n == 4, "walk finds the port files, skips the rest",
 	      root);
 	check(saw(&s, 100, 3, "app", 1) && saw(&s, 100, 5, "app", 2),
 	      "walk gives PID, fd, comm and fdinfo", "100/fd/3 100/fd/5");
+	k = seen_at(&s, 700, 3);
+	check(k >= 0 && s.client[k] == 7 && s.resets[k] == 1,
+	      "walk reads an fdinfo whole, whatever its length",
+	      "1500 lock: lines, a line too long");
+	check(saw(&s, 800, 4, "\033[2J\033]0;owned\007a\nb", 8),
+	      "walk gives the comm as the process set it", "800: escapes, newline");
+	snprintf(want, sizeof(want), "%s/900/fd: Not a directory", root);
+	check(s.skips == 1 && !strcmp(s.skip, want),
+	      "walk skips a process it cannot read, and tells", want);
 
 	memset(&s, 0, sizeof(s));
 	s.stop_after = 1;
-	check(fpga_port_users(root, record, &s) == 42 && s.n == 1,
+	check(fpga_port_users(root, record, skipped, &s) == 42 && s.n == 1,
 	      "walk stops when the callback says so", "42");
 
-	/* A port's fdinfo that is malformed, or unreadable, is an error */
+	/* A port's fdinfo that is malformed, or unreadable: that file skipped */
 	put("100/fdinfo/5", PORT_TEXT("fpga-port.0", "two"));
 	memset(&s, 0, sizeof(s));
-	ret = fpga_port_users(root, record, &s);
+	ret = fpga_port_users(root, record, skipped, &s);
 	snprintf(path, sizeof(path), "%s/100/fdinfo/5: fpga-client-id: 'two'",
 		 root);
-	check(ret == -EPROTO && strstr(fpga_errmsg(), path),
-	      "walk reports a malformed fdinfo", path);
+	check(!ret && s.n == 3 && seen_at(&s, 100, 5) < 0 &&
+	      saw(&s, 100, 3, "app", 1) && seen_at(&s, 700, 3) >= 0 &&
+	      s.skips == 2 && strstr(s.skip, path),
+	      "walk skips a malformed fdinfo, tells, goes on", path);
 	snprintf(path, sizeof(path), "%s/100/fdinfo/5", root);
 	unlink(path);
 	dir("100/fdinfo/5");
-	ret = fpga_port_users(root, record, &s);
-	check(ret == -EISDIR && strstr(fpga_errmsg(), path),
-	      "walk reports a read error other than a process gone", path);
+	memset(&s, 0, sizeof(s));
+	ret = fpga_port_users(root, record, skipped, &s);
+	snprintf(want, sizeof(want), "%s: Is a directory", path);
+	check(!ret && s.n == 3 && s.skips == 2 && !strcmp(s.skip, want),
+	      "walk skips a file it cannot read, tells, goes on", want);
+	memset(&s, 0, sizeof(s));
+	check(!fpga_port_users(root, record, NULL, &s) && s.n == 3,
+	      "walk skips quietly without a skip callback", "NULL");
 
 	snprintf(path, sizeof(path), "%s/nonexistent", root);
-	check(fpga_port_users(path, record, &s) == -ENOENT &&
+	check(fpga_port_users(path, record, skipped, &s) == -ENOENT &&
 	      strstr(fpga_errmsg(), path), "walk reports a missing proc root",
 	      path);
 
 	/* The real one: every process, no port needed, nothing reported */
 	memset(&s, 0, sizeof(s));
-	check(!fpga_port_users(NULL, record, &s), "walk of /proc",
-	      fpga_proc_root());
+	check(!fpga_port_users(NULL, record, skipped, &s) && !s.skips,
+	      "walk of /proc", fpga_proc_root());
+	if (s.skips)
+		printf("# skipped: %s\n", s.skip);
 }
 
 /* rm -r @path (no symlink followed) */
@@ -395,6 +529,7 @@ int main(void)
 	unsetenv("FPGA_PROC_ROOT");
 	printf("TAP version 13\n");
 	parser_tests();
+	escape_tests();
 
 	snprintf(root, sizeof(root), "%s/fdinfo_test.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
