@@ -7,7 +7,10 @@
  * list (the loop also needs a second port), except dfh2_port, which takes
  * the last port's header so that the ports before it keep their numbers,
  * and dfh2_fme_feature.  And an older card's counter bank, for the
- * drivers: cntr8.
+ * drivers: cntr8; and a card whose port 0 the PF does not have (port0_vf,
+ * port0_absent: the FME's port offset register says so, the port's
+ * registers and model stay), so that the ports after it keep their
+ * numbers with a gap before them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,6 +39,8 @@ enum fpga_sim_layout {
 	FPGA_SIM_LAYOUT_FEATURE_ON_AFU,	/* DFHv1 UINT, registers: the AFU */
 	FPGA_SIM_LAYOUT_AFU_UNALIGNED,	/* the AFU starts 1 KiB into a page */
 	FPGA_SIM_LAYOUT_CNTR8,		/* a counter bank of eight events */
+	FPGA_SIM_LAYOUT_PORT0_VF,	/* port 0 assigned to a VF */
+	FPGA_SIM_LAYOUT_PORT0_ABSENT,	/* port 0 not implemented */
 };
 
 static const char * const fpga_sim_layout_names[] = {
@@ -56,6 +61,8 @@ static const char * const fpga_sim_layout_names[] = {
 	[FPGA_SIM_LAYOUT_FEATURE_ON_AFU] = "feature_on_afu",
 	[FPGA_SIM_LAYOUT_AFU_UNALIGNED]	= "afu_unaligned",
 	[FPGA_SIM_LAYOUT_CNTR8]		= "cntr8",
+	[FPGA_SIM_LAYOUT_PORT0_VF]	= "port0_vf",
+	[FPGA_SIM_LAYOUT_PORT0_ABSENT]	= "port0_absent",
 };
 
 static int fpga_sim_layout = FPGA_SIM_LAYOUT_NORMAL;
@@ -84,7 +91,7 @@ static const struct kernel_param_ops fpga_sim_layout_ops = {
 };
 module_param_cb(dfl_layout, &fpga_sim_layout_ops, NULL, 0644);
 MODULE_PARM_DESC(dfl_layout,
-		 "DFL of cards created next: normal, dfhv1, loop, outside, next0, unknown_type, bad_irq, dfh2_fme_feature, dfh2_port, dfh2_afu, short_feature, afu_uint_id, afu_on_port, afu_on_fme, feature_on_afu, afu_unaligned, cntr8");
+		 "DFL of cards created next: normal, dfhv1, loop, outside, next0, unknown_type, bad_irq, dfh2_fme_feature, dfh2_port, dfh2_afu, short_feature, afu_uint_id, afu_on_port, afu_on_fme, feature_on_afu, afu_unaligned, cntr8, port0_vf, port0_absent");
 
 static void fpga_sim_set_bits(struct fpga_sim *sim, size_t ofs, u64 mask,
 			      u64 val)
@@ -225,6 +232,14 @@ void fpga_sim_layout_faults(struct fpga_sim *sim)
 		fpga_sim_set_bits(sim, FPGA_SIM_FME_COUNTERS + CNTR_CAP,
 				  CNTR_CAP_NUM_EVENTS,
 				  FIELD_PREP(CNTR_CAP_NUM_EVENTS, 8));
+		break;
+	case FPGA_SIM_LAYOUT_PORT0_VF:
+		fpga_sim_set_bits(sim, FME_HDR_PORT_OFST(0), 0,
+				  FME_PORT_OFST_ACC_VF);
+		break;
+	case FPGA_SIM_LAYOUT_PORT0_ABSENT:
+		fpga_sim_set_bits(sim, FME_HDR_PORT_OFST(0), FME_PORT_OFST_IMP,
+				  0);
 		break;
 	case FPGA_SIM_LAYOUT_BAD_IRQ:
 		fpga_sim_write(sim, uint + PORT_UINT_CAP,

@@ -167,7 +167,7 @@ static const char *const sim_layouts[] = {
 	"dfhv1", "loop", "outside", "next0", "unknown_type", "bad_irq",
 	"dfh2_fme_feature", "dfh2_port", "dfh2_afu", "short_feature",
 	"afu_uint_id", "afu_on_port", "afu_on_fme", "feature_on_afu",
-	"afu_unaligned", "cntr8",
+	"afu_unaligned", "cntr8", "port0_vf", "port0_absent",
 };
 
 /* Hot-unplug: a card disappears and comes back, whatever is open */
