@@ -451,20 +451,41 @@ static unsigned int fpga_dfl_next_port(struct fpga_dfl_card *card)
 	return card->rewalk ? card->rewalk_port : card->num_ports;
 }
 
+/* Port @i is port @num of the card: what PR, netlink and DMA go by */
+static void fpga_dfl_port_set_num(struct fpga_dfl_card *card, unsigned int i,
+				  unsigned int num)
+{
+	struct fpga_dfl_device *fdev = card->ports[i];
+
+	card->port_num[i] = num;
+	fdev->port_num = num;
+	if (num < card->info.num_port_dma_devs)
+		fdev->dma_dev = card->info.port_dma_devs[num];
+}
+
 static void fpga_dfl_card_keep(struct fpga_dfl_card *card,
 			       struct fpga_dfl_device *fdev)
 {
+	unsigned int i = fpga_dfl_next_port(card);
+
 	if (fdev->fiu_id == DFH_ID_FIU_FME) {
 		card->fme = fdev;
 		return;
 	}
-	fdev->port_num = fpga_dfl_next_port(card);
-	card->port_ofs[fdev->port_num] = fdev->hdr.ioaddr - card->info.ioaddr;
-	if (fdev->port_num < card->info.num_port_dma_devs)
-		fdev->dma_dev = card->info.port_dma_devs[fdev->port_num];
-	card->ports[fdev->port_num] = fdev;
-	if (!card->rewalk)
-		card->num_ports++;
+	card->port_ofs[i] = fdev->hdr.ioaddr - card->info.ioaddr;
+	card->ports[i] = fdev;
+	if (card->rewalk) {
+		fpga_dfl_port_set_num(card, i, card->port_num[i]);
+		return;
+	}
+	fdev->port_num = FPGA_DFL_NO_PORT_NUM;
+	card->port_num[i] = FPGA_DFL_NO_PORT_NUM;
+	/* The FME register names the first port of its list only */
+	card->port_fme[i] = card->walk_port_num != FPGA_DFL_NO_PORT_NUM;
+	if (card->port_fme[i])
+		fpga_dfl_port_set_num(card, i, card->walk_port_num);
+	card->walk_port_num = FPGA_DFL_NO_PORT_NUM;
+	card->num_ports++;
 }
 
 /* Size of the block a DFH describes: distance to the next DFH, or its size */
@@ -603,9 +624,80 @@ static void fpga_dfl_walk_list(struct fpga_dfl_card *card, resource_size_t ofs)
 	dfl_report(card, ofs, "list too long, ends here");
 }
 
-/* Ports the FME points to that are not on its own list */
+/**
+ * fpga_dfl_port_index() - where port @port_num of the card is kept
+ * @card: the card
+ * @port_num: the port's number on the card (FME_HDR_PORT_OFST(n)'s n)
+ *
+ * A card whose FME marks a port not implemented or assigned to a VF has
+ * a gap: its ports' numbers are not their places in @card->ports.
+ *
+ * Return: the index in @card->ports, port_ofs and port_region (whose
+ * device may be NULL after a failed programming), or -EINVAL.
+ */
+int fpga_dfl_port_index(struct fpga_dfl_card *card, unsigned int port_num)
+{
+	unsigned int i;
+
+	for (i = 0; i < card->num_ports; i++)
+		if (card->port_num[i] == port_num)
+			return i;
+	return -EINVAL;
+}
+EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_dfl_port_index);
+
+/* A port found on the list already, at @ofs with no number yet: number it */
+static bool fpga_dfl_port_found(struct fpga_dfl_card *card, unsigned int n,
+				resource_size_t ofs)
+{
+	unsigned int i;
+
+	for (i = 0; i < card->num_ports; i++)
+		if (card->port_num[i] == FPGA_DFL_NO_PORT_NUM &&
+		    card->port_ofs[i] == ofs) {
+			fpga_dfl_port_set_num(card, i, n);
+			card->port_fme[i] = true;
+			return true;
+		}
+	return false;
+}
+
+/* Is number @n taken: by a port, or by an FME register (a VF's port)? */
+static bool fpga_dfl_port_num_taken(struct fpga_dfl_card *card,
+				    unsigned int n)
+{
+	if (fpga_dfl_port_index(card, n) >= 0)
+		return true;
+	return card->fme && n < FME_MAX_PORTS &&
+	       (readq(card->fme->hdr.ioaddr + FME_HDR_PORT_OFST(n)) &
+		FME_PORT_OFST_IMP);
+}
+
+/*
+ * Ports no FME register names get the lowest numbers left, in list order;
+ * the PR engine knows them by no number (fpga_dfl_port_program())
+ */
+static void fpga_dfl_number_ports(struct fpga_dfl_card *card)
+{
+	unsigned int i, num = 0;
+
+	for (i = 0; i < card->num_ports; i++) {
+		if (card->port_num[i] != FPGA_DFL_NO_PORT_NUM)
+			continue;
+		while (fpga_dfl_port_num_taken(card, num))
+			num++;
+		fpga_dfl_port_set_num(card, i, num);
+	}
+}
+
+/*
+ * Ports the FME points to that are not on its own list.  Each is port n
+ * of the card, the number DFL_FPGA_FME_PORT_PR and the PR engine take,
+ * whichever ports before it are missing.
+ */
 static void fpga_dfl_walk_fme_ports(struct fpga_dfl_card *card)
 {
+	resource_size_t ofs;
 	unsigned int n;
 	u64 v;
 
@@ -625,7 +717,12 @@ static void fpga_dfl_walk_fme_ports(struct fpga_dfl_card *card)
 				 n, FIELD_GET(FME_PORT_OFST_BAR, v), card->info.bar);
 			continue;
 		}
-		fpga_dfl_walk_list(card, FIELD_GET(FME_PORT_OFST_DFH, v));
+		ofs = FIELD_GET(FME_PORT_OFST_DFH, v);
+		if (fpga_dfl_port_found(card, n, ofs))
+			continue;
+		card->walk_port_num = n;
+		fpga_dfl_walk_list(card, ofs);
+		card->walk_port_num = FPGA_DFL_NO_PORT_NUM;
 	}
 }
 
@@ -729,7 +826,7 @@ static void fpga_dfl_claims_drop(struct fpga_dfl_card *card, unsigned int n)
 /**
  * fpga_dfl_port_rewalk() - enumerate port @n again, after programming
  * @card: the card; its lock held, port @n unregistered
- * @n: the port's index
+ * @n: the port's index in @card->ports (fpga_dfl_port_index())
  * @ofs: offset of its header in the window
  *
  * The new AFU may be of another size and have other features: the port's
@@ -750,7 +847,7 @@ struct fpga_dfl_device *fpga_dfl_port_rewalk(struct fpga_dfl_card *card,
 	if (FIELD_GET(DFH_TYPE, dfh) != DFH_TYPE_FIU ||
 	    FIELD_GET(DFH_ID, dfh) != DFH_ID_FIU_PORT) {
 		dfl_report(card, ofs, "port %u: no port header after programming (DFH %#llx)",
-			   n, dfh);
+			   card->port_num[n], dfh);
 		return NULL;
 	}
 	fpga_dfl_claims_drop(card, n);
@@ -805,9 +902,11 @@ fpga_dfl_card_enumerate(const struct fpga_dfl_card_info *info)
 		return ERR_PTR(-ENOMEM);
 	}
 	mutex_init(&card->lock);
+	card->walk_port_num = FPGA_DFL_NO_PORT_NUM;
 	fpga_dfl_walk_list(card, info->first);
 	if (card->fme)
 		fpga_dfl_walk_fme_ports(card);
+	fpga_dfl_number_ports(card);
 
 	if (!card->fme && !card->num_ports) {
 		dev_err(info->parent, "no FME or port found in the DFL\n");
@@ -871,7 +970,8 @@ struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info)
 	for (i = 0; i < card->num_ports; i++) {
 		ret = fpga_dfl_device_add(card, card->ports[i]);
 		if (ret) {
-			dev_err(info->parent, "cannot add port %u: %d\n", i, ret);
+			dev_err(info->parent, "cannot add port %u: %d\n",
+				card->port_num[i], ret);
 			put_device(&card->ports[i]->dev);
 			card->ports[i] = NULL;
 		} else {

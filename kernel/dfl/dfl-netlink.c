@@ -563,7 +563,7 @@ void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
 /**
  * fpga_dfl_nl_notify_programmed() - announce a programming of a port
  * @card_id: the card
- * @port_num: the port's index on it
+ * @port_num: the port's number on it (FME_HDR_PORT_OFST's n)
  * @port: the port's new device, or NULL if it did not come back
  * @err: 0 or the -errno the programming ended with
  *

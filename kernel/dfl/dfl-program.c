@@ -54,9 +54,9 @@ size_t fpga_dfl_gbs_header_len(const void *buf, size_t len)
 }
 
 /*
- * Register port @n walked again, in place of @old (NULL if the port was
- * lost by an earlier programming): under the old device's name and in its
- * place, with its driver override
+ * Register the port kept at @n walked again, in place of @old (NULL if the
+ * port was lost by an earlier programming): under the old device's name
+ * and in its place, with its driver override
  */
 static struct fpga_dfl_device *
 fpga_dfl_port_replace(struct fpga_dfl_card *card, unsigned int n,
@@ -83,12 +83,12 @@ fpga_dfl_port_replace(struct fpga_dfl_card *card, unsigned int n,
 		if (ret)
 			dev_warn(card->info.parent,
 				 "port %u: driver_override %s not kept: %d\n",
-				 n, override, ret);
+				 card->port_num[n], override, ret);
 	}
 	ret = fpga_dfl_device_add(card, fdev);
 	if (ret) {
 		dev_err(card->info.parent, "port %u: cannot add it again: %d\n",
-			n, ret);
+			card->port_num[n], ret);
 		put_device(&fdev->dev);
 		card->ports[n] = NULL;
 		return NULL;
@@ -107,7 +107,8 @@ static void fpga_dfl_port_take(struct fpga_dfl_device *old)
 /**
  * fpga_dfl_port_program() - program the AFU behind one of a card's ports
  * @fme: the card's FME, whose driver runs the PR engine
- * @port_num: the port's index on the card
+ * @port_num: the port's number on the card: FME_HDR_PORT_OFST(@port_num)
+ *	      names it, and the PR engine takes it as the region id
  * @program: hands the bitstream to the engine and waits for its verdict;
  *	     called with the port gone from the bus and held in reset
  * @data: for @program
@@ -122,7 +123,8 @@ static void fpga_dfl_port_take(struct fpga_dfl_device *old)
  * Context: process context; takes the card's lock, so programmings of a
  * card run one at a time, one waits until the card's FIUs are all added,
  * and the card's removal waits for one to end.
- * Return: @program's result; -EINVAL no such port; -ENODEV the card is
+ * Return: @program's result; -EINVAL no such port (not implemented, a
+ * VF's, or not one an FME register names); -ENODEV the card is
  * going away, or the port did not come back; -ETIMEDOUT the port's
  * soft reset; -EINTR killed while waiting for another programming.
  */
@@ -134,7 +136,7 @@ int fpga_dfl_port_program(struct fpga_dfl_device *fme, unsigned int port_num,
 	u64 start = ktime_get_ns();
 	void __iomem *hdr;
 	char *override = NULL;
-	int ret, ret2;
+	int ret, ret2, i;
 
 	if (fme->fiu_id != DFH_ID_FIU_FME)
 		return -EINVAL;
@@ -143,19 +145,21 @@ int fpga_dfl_port_program(struct fpga_dfl_device *fme, unsigned int port_num,
 	ret = -ENODEV;
 	if (card->removing)
 		goto out_unlock;
+	/* Not the place in card->ports: a card may have a gap before it */
+	i = fpga_dfl_port_index(card, port_num);
 	ret = -EINVAL;
-	if (port_num >= card->num_ports)
+	if (i < 0 || !card->port_fme[i])
 		goto out_unlock;
 
 	trace_port_program_begin(card->id, port_num);
-	old = card->ports[port_num];
+	old = card->ports[i];
 	if (old) {
 		override = fpga_driver_override_dup(&old->dev,
 						    &old->driver_override);
 		get_device(&old->dev);
 		fpga_dfl_port_take(old);
 	}
-	hdr = card->info.ioaddr + card->port_ofs[port_num];
+	hdr = card->info.ioaddr + card->port_ofs[i];
 	ret = fpga_dfl_port_hdr_sftrst(hdr, card->info.parent, true);
 	if (!ret)
 		ret = program(data);
@@ -163,7 +167,7 @@ int fpga_dfl_port_program(struct fpga_dfl_device *fme, unsigned int port_num,
 	ret2 = fpga_dfl_port_hdr_sftrst(hdr, card->info.parent, false);
 	ret = ret ?: ret2;
 
-	fdev = fpga_dfl_port_replace(card, port_num, old, override);
+	fdev = fpga_dfl_port_replace(card, i, old, override);
 	if (old)
 		put_device(&old->dev);
 	kfree(override);

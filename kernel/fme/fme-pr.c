@@ -62,7 +62,7 @@ MODULE_PARM_DESC(pr_timeout_us,
  * struct fpga_fme_pr_job - one programming, for fpga_fme_pr_program()
  * @pr:		the FME's PR engine
  * @dev:	for messages
- * @port:	the port (the engine's region id)
+ * @port:	the port's number on the card (the engine's region id)
  * @buf:	the bitstream
  * @len:	its length, a multiple of 4
  */
@@ -214,7 +214,9 @@ static int fpga_fme_pr_program(void *data)
 /**
  * fpga_fme_pr_run() - program port @port of the FME's card with @buf
  * @fme: the FME
- * @port: the port's index on the card
+ * @port: the port's number on the card: FME_HDR_PORT_OFST(@port) names
+ *	  it, and the engine takes it as the region id (RGN_ID), whether or
+ *	  not ports before it are implemented or on this function
  * @buf: the bitstream, as the card takes it
  * @len: its length
  *

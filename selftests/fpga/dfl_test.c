@@ -45,24 +45,10 @@ static int kmsg_has(int fd, const char *a, const char *b)
 	return 0;
 }
 
-/* The N of fpga-port.N that is port @hw_id of card @card; -1 if none */
-static int hw_port_num(unsigned int card, int hw_id)
-{
-	char path[256];
-	int i, num;
-
-	for (i = 0; (num = sim_port_number_at(card, i)) >= 0; i++) {
-		snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/id", num);
-		if (sysfs_read_num(path) == hw_id)
-			return num;
-	}
-	return -1;
-}
-
 /* Open the port that is port @hw_id of card @card; -1 if there is none */
 static int open_hw_port(unsigned int card, int hw_id)
 {
-	int num = hw_port_num(card, hw_id);
+	int num = sim_port_by_id(card, hw_id);
 	char path[64];
 
 	if (num < 0)
@@ -384,7 +370,7 @@ TEST_F(dfl, afu_not_on_a_page_is_not_mapped)
 	void *p;
 
 	add_card(_metadata, self, "afu_unaligned");
-	num = hw_port_num(self->card, 0);
+	num = sim_port_by_id(self->card, 0);
 	ASSERT_GE(num, 0);
 	EXPECT_TRUE(kmsg_has(self->kmsg, "does not start on a page", NULL));
 	fd = open_hw_port(self->card, 0);

@@ -630,4 +630,143 @@ TEST_F_TIMEOUT(pr, card_programmed_while_it_is_added, 240)
 	EXPECT_NE(0, early);
 }
 
+/*
+ * A card whose port 0 the PF does not have (assigned to a VF, or not
+ * implemented): its other ports keep their numbers, and port N of
+ * DFL_FPGA_FME_PORT_PR is the one FME_HDR_PORT_OFST(N) names, not the
+ * Nth port found (issue 59)
+ */
+FIXTURE(pr_gap) {
+	unsigned int card;
+	int fme_fd;
+};
+
+FIXTURE_VARIANT(pr_gap) {
+	const char *layout;
+};
+
+FIXTURE_VARIANT_ADD(pr_gap, port0_vf) {
+	.layout = "port0_vf",
+};
+
+FIXTURE_VARIANT_ADD(pr_gap, port0_absent) {
+	.layout = "port0_absent",
+};
+
+#define LAYOUT_PARAM	"/sys/module/fpga_sim/parameters/dfl_layout"
+
+FIXTURE_SETUP(pr_gap)
+{
+	char path[256], dev[64];
+
+	self->fme_fd = -1;
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_fme && modprobe fpga_port"));
+	self->card = sim_random_id();
+	ASSERT_EQ(0, sysfs_write(LAYOUT_PARAM, variant->layout));
+	ASSERT_EQ(0, sim_add(self->card, 3));
+	ASSERT_EQ(0, sysfs_write(LAYOUT_PARAM, "normal"));
+	ASSERT_EQ(0, card_child(self->card, "fpga-fme.", path, sizeof(path)));
+	snprintf(dev, sizeof(dev), "/dev/%s", strrchr(path, '/') + 1);
+	self->fme_fd = open(dev, O_RDWR);
+	ASSERT_GE(self->fme_fd, 0);
+}
+
+FIXTURE_TEARDOWN(pr_gap)
+{
+	if (self->fme_fd >= 0)
+		close(self->fme_fd);
+	sysfs_write(LAYOUT_PARAM, "normal");
+	sim_del(self->card);
+	run_cmd("modprobe -r fpga_port fpga_fme fpga_sim fpga_dfl");
+}
+
+/* The AFU of port @hw of the card, as its fpga-port.N shows it */
+static int gap_afu_id(FIXTURE_DATA(pr_gap) *self, int hw, char *buf,
+		      size_t size)
+{
+	int num = sim_port_by_id(self->card, hw);
+	char path[256];
+
+	if (num < 0)
+		return num;
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/afu_id", num);
+	return sysfs_read(path, buf, size);
+}
+
+/* How many times the card's model has seen port @hw reset */
+static long long gap_resets(FIXTURE_DATA(pr_gap) *self, int hw)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/port%d/resets",
+		 self->card, hw);
+	return sysfs_read_num(path);
+}
+
+/*
+ * Ports 1 and 2 run @afu1 and @afu2, and of the card's three ports only
+ * @programmed was reset since @resets, which is brought up to date
+ */
+static void gap_check(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(pr_gap) *self, long long resets[3],
+		      const char *afu1, const char *afu2, int programmed)
+{
+	const char *want[3] = { NULL, afu1, afu2 };
+	long long now;
+	char id[64];
+	int hw;
+
+	for (hw = 0; hw < 3; hw++) {
+		if (want[hw]) {
+			ASSERT_EQ(0, gap_afu_id(self, hw, id, sizeof(id)));
+			EXPECT_STREQ(want[hw], id) {
+				TH_LOG("port %d", hw);
+			}
+		}
+		now = gap_resets(self, hw);
+		if (hw == programmed) {
+			EXPECT_LT(resets[hw], now) {
+				TH_LOG("port %d was not reset", hw);
+			}
+		} else {
+			EXPECT_EQ(resets[hw], now) {
+				TH_LOG("port %d was reset", hw);
+			}
+		}
+		resets[hw] = now;
+	}
+}
+
+TEST_F(pr_gap, port_number_is_the_fme_register)
+{
+	long long resets[3];
+	uint8_t *bs;
+	size_t len;
+	int hw;
+
+	/* Ports 1 and 2 under their numbers, no port 0 */
+	EXPECT_EQ(2, card_children(self->card, "fpga-port."));
+	EXPECT_EQ(-1, sim_port_by_id(self->card, 0));
+	ASSERT_GE(sim_port_by_id(self->card, 1), 0);
+	ASSERT_GE(sim_port_by_id(self->card, 2), 0);
+	for (hw = 0; hw < 3; hw++)
+		resets[hw] = gap_resets(self, hw);
+
+	/* The ioctl: port 2 takes NLB3, port 1 keeps NLB0, only 2 reset */
+	bs = pr_bitstream(NLB3_ID, FPGA_SIM_INTERFACE_ID, 0, &len);
+	ASSERT_NE(NULL, bs);
+	EXPECT_EQ(0, pr_program(self->fme_fd, 2, bs, len));
+	/* Port 0 is not the PF's to program */
+	EXPECT_EQ(-EINVAL, pr_program(self->fme_fd, 0, bs, len));
+	free(bs);
+	gap_check(_metadata, self, resets, NLB0_AFU_ID, NLB3_AFU_ID, 2);
+
+	/* fpgactl: port 1 takes HE-LB, port 2 keeps NLB3 */
+	ASSERT_EQ(0, run_cmd("fpgactl gbs make afu helb out /tmp/pr_gap.gbs >/dev/null"));
+	EXPECT_EQ(0, run_cmd("fpgactl pr fpga_sim%u /tmp/pr_gap.gbs port 1 | grep -q 'afu_id %s'",
+			     self->card, HE_LB_AFU_ID));
+	unlink("/tmp/pr_gap.gbs");
+	gap_check(_metadata, self, resets, HE_LB_AFU_ID, NLB3_AFU_ID, 1);
+}
+
 TEST_HARNESS_MAIN

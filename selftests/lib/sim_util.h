@@ -96,6 +96,23 @@ static inline int sim_port_number(unsigned int id)
 	return sim_port_number_at(id, 0);
 }
 
+/*
+ * The N of fpga-port.N that is port @hw_id of card @id (its sysfs id, the
+ * port's number on the card); -1 if none
+ */
+static inline int sim_port_by_id(unsigned int id, int hw_id)
+{
+	char path[256];
+	int i, num;
+
+	for (i = 0; (num = sim_port_number_at(id, i)) >= 0; i++) {
+		snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/id", num);
+		if (sysfs_read_num(path) == hw_id)
+			return num;
+	}
+	return -1;
+}
+
 /* A random card id, so that tests do not trip over leftovers */
 static inline unsigned int sim_random_id(void)
 {

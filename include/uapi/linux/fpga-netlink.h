@@ -90,7 +90,10 @@ enum fpga_nl_dev_type {
  * @FPGA_NL_A_DEV_ID: u32, the N of the name
  * @FPGA_NL_A_CARD_ID: u32, card number (the FME's N)
  * @FPGA_NL_A_CARD_NAME: string, the card's device (e.g. "fpga_sim3")
- * @FPGA_NL_A_PORT_NUM: u32, index of the port on its card
+ * @FPGA_NL_A_PORT_NUM: u32, the port's number on its card: the n of the
+ *	FME's FME_HDR_PORT_OFST(n) naming it, as DFL_FPGA_FME_PORT_PR's
+ *	port_id and the port's sysfs id (ports the PF does not have, a VF's
+ *	or not implemented, leave gaps)
  * @FPGA_NL_A_AFU_GUID: 16 bytes, the AFU's GUID, most significant first
  *	(the order sysfs afu_id prints it)
  * @FPGA_NL_A_MMIO_SIZE: u64, size of the AFU MMIO region in bytes

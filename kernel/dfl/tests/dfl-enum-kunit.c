@@ -265,6 +265,37 @@ static void dfl_parser_loop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, card->last_report, PORT);
 }
 
+static void dfl_parser_port_gap(struct kunit *test)
+{
+	struct dfl_kunit *t = test->priv;
+
+	/* Port 0 a VF's: the port FME register 1 names is port 1 */
+	sane_card(t);
+	win_put(t, FME + FME_HDR_PORT_OFST(1), win_get(t, FME + FME_HDR_PORT_OFST(0)));
+	win_put(t, FME + FME_HDR_PORT_OFST(0),
+		FME_PORT_OFST_IMP | FME_PORT_OFST_ACC_VF |
+		FIELD_PREP(FME_PORT_OFST_DFH, SZ_4K * 3));
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 0);
+	KUNIT_EXPECT_EQ(test, the_port(test)->port_num, 1);
+	KUNIT_EXPECT_EQ(test, fpga_dfl_port_index(t->card, 1), 0);
+	KUNIT_EXPECT_EQ(test, fpga_dfl_port_index(t->card, 0), -EINVAL);
+	discard(t);
+
+	/*
+	 * The port on the FME's own list, named by register 2 (0 and 1 not
+	 * implemented): port 2, walked once
+	 */
+	sane_card(t);
+	win_link(t, FME_ERR, PORT);
+	win_put(t, FME + FME_HDR_PORT_OFST(2), win_get(t, FME + FME_HDR_PORT_OFST(0)));
+	win_put(t, FME + FME_HDR_PORT_OFST(0), 0);
+	enumerate_ok(test);
+	KUNIT_EXPECT_EQ(test, t->card->num_reports, 0);
+	KUNIT_EXPECT_EQ(test, the_port(test)->port_num, 2);
+	KUNIT_EXPECT_EQ(test, fpga_dfl_port_index(t->card, 2), 0);
+}
+
 static void dfl_parser_overlap(struct kunit *test)
 {
 	struct dfl_kunit *t = test->priv;
@@ -864,6 +895,7 @@ static struct kunit_case dfl_parser_cases[] = {
 	KUNIT_CASE(dfl_parser_size),
 	KUNIT_CASE(dfl_parser_afu_size_fallback),
 	KUNIT_CASE(dfl_parser_loop),
+	KUNIT_CASE(dfl_parser_port_gap),
 	KUNIT_CASE(dfl_parser_overlap),
 	KUNIT_CASE(dfl_parser_outside_window),
 	KUNIT_CASE(dfl_parser_unknown),

@@ -59,8 +59,8 @@ enum fpga_dfl_dma_isolation {
  *		registers name a BAR, and only ports in this one are walked
  * @cacheable:	the window is ordinary memory, to be mapped cacheable
  * @dma_isolation: whether and how an IOMMU confines the card's DMA
- * @port_dma_devs: optional: the device performing each port's DMA, in
- *		list order (a domain per port); else @parent does all
+ * @port_dma_devs: optional: the device performing each port's DMA, by
+ *		the port's number (a domain per port); else @parent does all
  * @num_port_dma_devs: number of entries in @port_dma_devs
  * @owner:	the card driver's module (THIS_MODULE), where the release of
  *		@port_dma_devs lives: held while a driver holds one of them
@@ -175,7 +175,10 @@ static inline bool fpga_dfl_unplugged(struct fpga_dfl_unplug *up)
  * @dev:	the device; released when the last reference is dropped
  * @fiu_id:	DFH_ID_FIU_FME or DFH_ID_FIU_PORT
  * @id:		FME: card number; port: system-wide port number
- * @port_num:	port: index of the port on its card
+ * @port_num:	port: its number on the card, the n of the FME register
+ *		FME_HDR_PORT_OFST(n) naming it (DFL_FPGA_FME_PORT_PR's
+ *		port_id); a card with a port not implemented or a VF's has
+ *		a gap in them
  * @card_id:	number of the card the FIU belongs to
  * @card:	the card, for the core only (its FIUs, programming)
  * @card_name:	the name of the card's device (fpga_dfl_card_info.parent),

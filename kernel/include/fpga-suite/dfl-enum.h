@@ -8,6 +8,7 @@
 #ifndef _FPGA_DFL_ENUM_H
 #define _FPGA_DFL_ENUM_H
 
+#include <linux/limits.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
@@ -23,6 +24,8 @@
 
 /* Owner of a claim: a port's index, or this for the FME */
 #define FPGA_DFL_CLAIM_FME	FME_MAX_PORTS
+/* A port not named by the FME's port offset registers (yet) */
+#define FPGA_DFL_NO_PORT_NUM	UINT_MAX
 
 struct fpga_dfl_claim {
 	resource_size_t start;
@@ -40,6 +43,13 @@ struct fpga_dfl_claim {
  * @ports:	the card's ports, in the order they were found; NULL for a
  *		port that did not come back after programming
  * @num_ports:	number of entries in @ports
+ * @port_num:	each port's number on the card: the n of the FME's
+ *		FME_HDR_PORT_OFST(n) naming it, which DFL_FPGA_FME_PORT_PR's
+ *		port_id and the PR engine's RGN_ID take (a port no FME
+ *		register names gets the lowest number neither a port nor
+ *		an FME register has)
+ * @port_fme:	each port is named by an FME register, and so known to the
+ *		PR engine by its number
  * @port_ofs:	offset of each port's header, where it is walked again
  * @port_region: each port's region (dfl-region.c), or NULL
  * @regions:	the fpga_region devices made for the FIUs (dfl-region.c)
@@ -51,6 +61,8 @@ struct fpga_dfl_claim {
  * @claim_owner: the FIU the walk is in (struct fpga_dfl_claim.owner)
  * @rewalk:	a single port is walked again (fpga_dfl_port_rewalk())
  * @rewalk_port: its index
+ * @walk_port_num: the number of the next port found (the FME register
+ *		being walked), or FPGA_DFL_NO_PORT_NUM
  * @num_reports: malformed entries reported while walking
  * @last_report: offset of the last one
  * @lock:	serialises programming (dfl-program.c), which replaces a
@@ -64,6 +76,8 @@ struct fpga_dfl_card {
 	struct fpga_dfl_device *fme;
 	struct fpga_dfl_device *ports[FME_MAX_PORTS];
 	unsigned int num_ports;
+	unsigned int port_num[FME_MAX_PORTS];
+	bool port_fme[FME_MAX_PORTS];
 	resource_size_t port_ofs[FME_MAX_PORTS];
 	struct device *port_region[FME_MAX_PORTS];
 	struct device *regions[FME_MAX_PORTS + 1];
@@ -73,6 +87,7 @@ struct fpga_dfl_card {
 	unsigned int claim_owner;
 	bool rewalk;
 	unsigned int rewalk_port;
+	unsigned int walk_port_num;
 	unsigned int num_reports;
 	resource_size_t last_report;
 	struct mutex lock;	/* programming vs add and removal; @removing */
@@ -87,6 +102,7 @@ void fpga_dfl_card_discard(struct fpga_dfl_card *card);
 struct fpga_dfl_device *fpga_dfl_port_rewalk(struct fpga_dfl_card *card,
 					     unsigned int n,
 					     resource_size_t ofs);
+int fpga_dfl_port_index(struct fpga_dfl_card *card, unsigned int port_num);
 int fpga_dfl_device_add(struct fpga_dfl_card *card,
 			struct fpga_dfl_device *fdev);
 
