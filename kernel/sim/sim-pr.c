@@ -15,7 +15,9 @@
  *   and COMPLETE.  A bad one leaves the port's AFU as it was and PR_ERR
  *   says why: CRC (magic, sizes or CRC), INCOMPATIBLE (another interface
  *   id), OPERATION (an AFU the card has no model for, nonzero flags, a
- *   port that does not exist or is not held in soft reset), FIFO_OVERFLOW
+ *   port that does not exist, is not held in soft reset, or that the
+ *   FME's port offset register says is a VF's or not implemented: RGN_ID
+ *   is the FME's port number), FIFO_OVERFLOW
  *   (more than FPGA_SIM_BS_MAX_SIZE, or a STAGE_LEN past the window).
  * Stores to PR_ERR and PR_STS change nothing: the engine keeps PR_ERR
  * until its next reset.
@@ -110,6 +112,20 @@ static bool fpga_sim_pr_take(struct fpga_sim *sim)
 	return true;
 }
 
+/*
+ * RGN_ID is the FME's number for the port, the n of FME_HDR_PORT_OFST(n):
+ * the port must be there, the PF's (not a VF's) and held in reset
+ */
+static bool fpga_sim_pr_port_ok(struct fpga_sim *sim, unsigned int n)
+{
+	u64 ofst;
+
+	if (n >= sim->num_ports || !sim->ports[n].in_reset)
+		return false;
+	ofst = fpga_sim_read(sim, FME_HDR_PORT_OFST(n));
+	return (ofst & FME_PORT_OFST_IMP) && !(ofst & FME_PORT_OFST_ACC_VF);
+}
+
 /* What is wrong with the bitstream taken (PR_ERR bits); @model if good */
 static u64 fpga_sim_pr_check(struct fpga_sim *sim,
 			     const struct fpga_sim_afu_model **model)
@@ -120,8 +136,7 @@ static u64 fpga_sim_pr_check(struct fpga_sim *sim,
 
 	if (pr->overflow)
 		return FME_PR_ERR_FIFO_OVERFLOW;
-	if (!pr->buf || pr->port >= sim->num_ports ||
-	    !sim->ports[pr->port].in_reset)
+	if (!pr->buf || !fpga_sim_pr_port_ok(sim, pr->port))
 		return FME_PR_ERR_OPERATION;
 	if (pr->len < sizeof(*bs) + sizeof(crc) ||
 	    memcmp(bs->magic, FPGA_SIM_BS_MAGIC, sizeof(bs->magic)) ||

@@ -180,6 +180,7 @@ static void sim_pr_refusals(struct kunit *test)
 	struct sim_kunit *t = test->priv;
 	struct fpga_sim *sim = &t->sim;
 	size_t len, i;
+	u64 ofst;
 	u8 *bs;
 
 	port_hold_reset(test, sim, 0);
@@ -199,6 +200,16 @@ static void sim_pr_refusals(struct kunit *test)
 			FME_PR_ERR_OPERATION);
 	KUNIT_EXPECT_EQ(test, pr_program(test, sim, NUM_PORTS, bs, len, len),
 			FME_PR_ERR_OPERATION);
+	/* In reset, but the FME says it is a VF's, or not implemented */
+	port_hold_reset(test, sim, 1);
+	ofst = fpga_sim_read(sim, FME_HDR_PORT_OFST(1));
+	fpga_sim_write(sim, FME_HDR_PORT_OFST(1), ofst | FME_PORT_OFST_ACC_VF);
+	KUNIT_EXPECT_EQ(test, pr_program(test, sim, 1, bs, len, len),
+			FME_PR_ERR_OPERATION);
+	fpga_sim_write(sim, FME_HDR_PORT_OFST(1), ofst & ~FME_PORT_OFST_IMP);
+	KUNIT_EXPECT_EQ(test, pr_program(test, sim, 1, bs, len, len),
+			FME_PR_ERR_OPERATION);
+	fpga_sim_write(sim, FME_HDR_PORT_OFST(1), ofst);
 	expect_nlb0(test, sim, 0);
 	expect_nlb0(test, sim, 1);
 }
