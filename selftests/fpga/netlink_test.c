@@ -300,6 +300,8 @@ TEST_F(nl, dump_agrees_with_sysfs)
 		EXPECT_STREQ(buf, d->guid);
 		snprintf(path, sizeof(path), "%s/regions/0/size", dir);
 		EXPECT_EQ(sysfs_read_num(path), (long long)d->mmio_size);
+		snprintf(path, sizeof(path), "%s/id", dir);
+		EXPECT_EQ(sysfs_read_num(path), d->port_num);
 	}
 	/* FME + 2 ports, FME + 1 port */
 	EXPECT_EQ(5, ours);
@@ -309,6 +311,38 @@ TEST_F(nl, dump_agrees_with_sysfs)
 			      devs, &self->r));
 	for (i = 0; i < devs->n; i++)
 		EXPECT_EQ(devs->d[0].card_id, devs->d[i].card_id);
+	free(devs);
+}
+
+/*
+ * PORT_NUM is the FME's number for the port, as its sysfs id and PR's
+ * port_id: on a card whose port 0 is a VF's, the ports are 1 and 2
+ */
+TEST_F(nl, port_num_on_a_card_with_a_gap)
+{
+	const char *layout = "/sys/module/fpga_sim/parameters/dfl_layout";
+	struct nlt_devs *devs = calloc(1, sizeof(*devs));
+	unsigned int card3 = self->card + 2, seen = 0;
+	char name[32];
+	int i, ret;
+
+	ASSERT_NE(NULL, devs);
+	snprintf(name, sizeof(name), "fpga_sim%u", card3);
+	ASSERT_EQ(0, sysfs_write(layout, "port0_vf"));
+	ret = sim_add(card3, 3);
+	sysfs_write(layout, "normal");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, nlt_dump(self->sk, self->family, -1, devs, &self->r))
+		TH_LOG("dump: %s", self->r.msg);
+	for (i = 0; i < devs->n; i++) {
+		struct nlt_dev *d = &devs->d[i];
+
+		if (strcmp(d->card, name) || d->type != FPGA_NL_DEV_PORT)
+			continue;
+		ASSERT_LT(d->port_num, 32);
+		seen |= 1u << d->port_num;
+	}
+	EXPECT_EQ(0x6, seen);
 	free(devs);
 }
 
