@@ -158,11 +158,13 @@ bool fpga_sim_port_reset_step(struct fpga_sim *sim, unsigned int n, u64 ctrl)
 }
 EXPORT_SYMBOL_FOR_FPGA_KUNIT(fpga_sim_port_reset_step);
 
-static bool fpga_sim_port_step(struct fpga_sim *sim, unsigned int n)
+/* Port @n's error and soft-reset handshakes; @ctrl: its CTRL, read */
+static bool fpga_sim_port_handshake(struct fpga_sim *sim, unsigned int n,
+				    u64 *ctrl)
 {
-	u64 ctrl = fpga_sim_read(sim, sim->ports[n].hdr + PORT_HDR_CTRL);
 	bool busy;
 
+	*ctrl = fpga_sim_read(sim, sim->ports[n].hdr + PORT_HDR_CTRL);
 	/*
 	 * What software stored before this CTRL value is seen from here on:
 	 * an error clear written before the reset is released is applied
@@ -170,7 +172,36 @@ static bool fpga_sim_port_step(struct fpga_sim *sim, unsigned int n)
 	 */
 	smp_rmb();
 	busy = fpga_sim_error_step(sim, n);
-	busy |= fpga_sim_port_reset_step(sim, n, ctrl);
+	busy |= fpga_sim_port_reset_step(sim, n, *ctrl);
+	return busy;
+}
+
+/**
+ * fpga_sim_serve_handshakes() - the other ports' handshakes, mid-run
+ * @sim: the card
+ * @busy_port: the port whose AFU's run the model thread is in
+ *
+ * One thread models every port: a long run on one (a continuous one never
+ * ends by itself) must not leave another port's reset unacknowledged, or
+ * one user could make another's reset time out.  Called between chunks of
+ * a run, as hardware handshakes each port on its own.
+ */
+void fpga_sim_serve_handshakes(struct fpga_sim *sim, unsigned int busy_port)
+{
+	unsigned int n;
+	u64 ctrl;
+
+	for (n = 0; n < sim->num_ports; n++)
+		if (n != busy_port)
+			fpga_sim_port_handshake(sim, n, &ctrl);
+}
+
+static bool fpga_sim_port_step(struct fpga_sim *sim, unsigned int n)
+{
+	bool busy;
+	u64 ctrl;
+
+	busy = fpga_sim_port_handshake(sim, n, &ctrl);
 	if (!(ctrl & PORT_CTRL_SFTRST) && !sim->ports[n].in_reset)
 		busy |= sim->ports[n].model->step(sim, n);
 	return busy;

@@ -184,6 +184,7 @@ static int fpga_sim_dma_pass(struct fpga_sim *sim, unsigned int n,
 		if (done < len)
 			return -EFAULT;
 		left -= len;
+		fpga_sim_serve_handshakes(sim, n);
 		/* The model may not sleep between runs (sim-card.c) */
 		cond_resched_tasks_rcu_qs();
 	}
@@ -214,6 +215,7 @@ int fpga_sim_dma_xfer(struct fpga_sim *sim, unsigned int n,
 		if (!ret && x->cont) {
 			if (fpga_sim_dma_aborted(sim, n, x->ctl, x->run))
 				return -EINTR;
+			fpga_sim_serve_handshakes(sim, n);
 			cond_resched_tasks_rcu_qs();
 		}
 	} while (!ret && x->cont);

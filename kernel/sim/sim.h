@@ -328,6 +328,7 @@ void fpga_sim_layout_faults(struct fpga_sim *sim);
 int fpga_sim_card_init(struct fpga_sim *sim);
 void fpga_sim_card_unplug(struct fpga_sim *sim);
 bool fpga_sim_port_reset_step(struct fpga_sim *sim, unsigned int n, u64 ctrl);
+void fpga_sim_serve_handshakes(struct fpga_sim *sim, unsigned int busy_port);
 
 /* sim-board.c */
 const char *fpga_sim_board_name(enum fpga_sim_board board);

@@ -54,7 +54,8 @@ FIXTURE_SETUP(models)
 	self->afu = MAP_FAILED;
 	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_fme && modprobe fpga_port"));
 	self->card = sim_random_id();
-	ASSERT_EQ(0, sim_add(self->card, 1));
+	/* Port 1 stays idle: a run on port 0 must not hold up its handshakes */
+	ASSERT_EQ(0, sim_add(self->card, 2));
 	ASSERT_EQ(0, card_child(self->card, "fpga-fme.", path, sizeof(path)));
 	snprintf(dev, sizeof(dev), "/dev/%s", strrchr(path, '/') + 1);
 	self->num = sim_port_number(self->card);
@@ -442,6 +443,32 @@ TEST_F(models, port_reset_aborts_a_continuous_run)
 	EXPECT_EQ(0, nlb_read(self->afu, HE_STATUS1));
 	usleep(50 * 1000);
 	EXPECT_EQ(0, dsm[HE_DSM_STATUS / 8]);
+}
+
+/*
+ * One model thread serves every port of the simulated card: a continuous
+ * run on port 0, which any user of that port may start, must not keep
+ * port 1's resets from being acknowledged within their timeout
+ */
+TEST_F(models, a_run_on_one_port_does_not_starve_anothers_reset)
+{
+	int other = sim_port_number_at(self->card, 1), i;
+	char path[256];
+
+	ASSERT_GE(other, 0);
+	load(_metadata, self, HE_LB_ID, HE_LB_AFU_ID);
+	fill(self);
+	start(self, 1, AFU_CFG_MODE(AFU_MODE_READ) | AFU_CFG_CONT);
+	usleep(50 * 1000);
+	ASSERT_EQ(NLB_CTL_RUN, nlb_read(self->afu, NLB_CTL));
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/reset", other);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(0, sysfs_write(path, "1")) {
+			TH_LOG("port 1's reset %d while port 0 runs", i);
+		}
+	/* The run went on meanwhile; port 0's own reset ends it */
+	EXPECT_EQ(NLB_CTL_RUN, nlb_read(self->afu, NLB_CTL));
+	EXPECT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, NULL));
 }
 
 /* From HE-LB to NLB3 to NLB0, which loops back as ever */
