@@ -872,6 +872,7 @@ struct fpga_dfl_card *
 fpga_dfl_card_enumerate(const struct fpga_dfl_card_info *info)
 {
 	struct fpga_dfl_card *card;
+	unsigned int i;
 	int ret;
 
 	if (!info || !info->parent || !info->ioaddr || !info->len)
@@ -903,6 +904,9 @@ fpga_dfl_card_enumerate(const struct fpga_dfl_card_info *info)
 	}
 	mutex_init(&card->lock);
 	card->walk_port_num = FPGA_DFL_NO_PORT_NUM;
+	mutex_init(&card->abandon_lock);
+	for (i = 0; i < FME_MAX_PORTS; i++)
+		INIT_LIST_HEAD(&card->abandoned[i]);
 	fpga_dfl_walk_list(card, info->first);
 	if (card->fme)
 		fpga_dfl_walk_fme_ports(card);
@@ -1026,6 +1030,8 @@ void fpga_dfl_card_remove(struct fpga_dfl_card *card)
 		device_unregister(&card->fme->dev);
 	fpga_dfl_card_dir_del(card);
 	fpga_dfl_regions_del(card);
+	/* Before the card's DMA devices go, which the card driver frees */
+	fpga_dfl_card_release_abandoned(card);
 	trace_card_remove(card->id);
 	fpga_dfl_nl_card_event(FPGA_NL_CMD_EVENT_CARD_REMOVED, card->id,
 			       card->info.parent, card->num_ports);

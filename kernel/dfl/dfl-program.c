@@ -161,8 +161,11 @@ int fpga_dfl_port_program(struct fpga_dfl_device *fme, unsigned int port_num,
 	}
 	hdr = card->info.ioaddr + card->port_ofs[i];
 	ret = fpga_dfl_port_hdr_sftrst(hdr, card->info.parent, true);
-	if (!ret)
+	if (!ret) {
+		/* The AFU acknowledged: what it was left goes, as on a reset */
+		fpga_dfl_port_release_abandoned(card, port_num, "programming");
 		ret = program(data);
+	}
 	/* Out of reset even after a failure: the port must not stay wedged */
 	ret2 = fpga_dfl_port_hdr_sftrst(hdr, card->info.parent, false);
 	ret = ret ?: ret2;

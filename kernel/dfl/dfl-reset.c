@@ -9,12 +9,16 @@
  * tracepoints, whichever driver and path asked for it.  Callers serialise
  * resets of a port.
  */
+#include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/iopoll.h>
+#include <linux/kmemleak.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 
 #include <fpga-suite/dfl-core.h>
+#include <fpga-suite/dfl-enum.h>
 #include "dfl-nl.h"
 #include "dfl_trace.h"
 
@@ -149,7 +153,8 @@ EXPORT_SYMBOL_GPL(fpga_dfl_port_enable);
  * and EVENT_RESET_END with the result on the netlink group "events", and
  * the tracepoints fpga:port_reset_begin and fpga:port_reset_end.  The port
  * leaves reset even when the first ACK never came, so that a failed reset
- * does not wedge it.
+ * does not wedge it.  Once the AFU has acknowledged, the DMA that drivers
+ * abandoned on the port (fpga_dfl_port_abandon()) is released.
  *
  * Context: process context; may sleep.
  * Return: 0 or -ETIMEDOUT.
@@ -162,6 +167,10 @@ int fpga_dfl_port_reset(struct fpga_dfl_device *fdev)
 	fpga_dfl_nl_notify_reset(fdev, true, 0);
 	trace_port_reset_begin(fdev);
 	ret = fpga_dfl_port_disable(fdev);
+	/* The AFU acknowledged: it is stopped, what it was left can go */
+	if (!ret && fdev->card)
+		fpga_dfl_port_release_abandoned(fdev->card, fdev->port_num,
+						"reset");
 	ret2 = fpga_dfl_port_enable(fdev);
 	ret = ret ?: ret2;
 	trace_port_reset_end(fdev, ret, start);
@@ -197,3 +206,168 @@ static ssize_t reset_store(struct device *dev, struct device_attribute *attr,
 
 struct device_attribute fpga_dfl_dev_attr_reset = __ATTR_WO(reset);
 EXPORT_SYMBOL_GPL(fpga_dfl_dev_attr_reset);
+
+/*
+ * DMA abandoned to an AFU that did not stop.  A driver that cannot stop
+ * the AFU when it lets go of a port (its removal, a programming) leaves
+ * the mappings in the port's DMA domain rather than free memory under a
+ * running engine.  That domain is the card's and outlives the port's
+ * device and driver, so the next user of the port could point the AFU at
+ * the old, predictable addresses and reach the last user's pages.  The
+ * core, which sees every driver of a port and every reset, keeps them per
+ * card and port number: no driver gives the port a new user while there
+ * are any (fpga_dfl_port_check_abandoned()), and the first reset the AFU
+ * acknowledges, through any driver or path, or the PR that replaces it,
+ * releases them.  Removing the card releases them too, on a card whose
+ * DMA an IOMMU translates (unmapping cuts a running engine off); on one
+ * without, they stay for good.
+ */
+
+/**
+ * fpga_dfl_port_abandon() - leave DMA mapped for an AFU that did not stop
+ * @fdev: the port, whose reset was not acknowledged
+ * @ab: what stays; @ab->owner is held for the core
+ *
+ * Context: process context; the port's driver is letting go of it.
+ */
+void fpga_dfl_port_abandon(struct fpga_dfl_device *fdev,
+			   struct fpga_dfl_abandoned *ab)
+{
+	struct fpga_dfl_card *card = fdev->card;
+
+	mutex_lock(&card->abandon_lock);
+	list_add_tail(&ab->node, &card->abandoned[fdev->port_num]);
+	mutex_unlock(&card->abandon_lock);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_port_abandon);
+
+struct fpga_dfl_abandoned_coherent {
+	struct fpga_dfl_abandoned ab;
+	struct device *dma_dev;
+	size_t size;
+	void *cpu_addr;
+	dma_addr_t dma_addr;
+};
+
+static void fpga_dfl_abandoned_coherent_release(struct fpga_dfl_abandoned *ab)
+{
+	struct fpga_dfl_abandoned_coherent *c =
+		container_of(ab, struct fpga_dfl_abandoned_coherent, ab);
+
+	dma_free_coherent(c->dma_dev, c->size, c->cpu_addr, c->dma_addr);
+	kfree(c);
+}
+
+/**
+ * fpga_dfl_port_abandon_coherent() - leave a coherent buffer to the AFU
+ * @fdev: the port, whose reset was not acknowledged
+ * @size: the buffer, from dma_alloc_coherent() on @fdev->dma_dev
+ * @cpu_addr: its kernel address
+ * @dma_addr: its device address
+ *
+ * Freed by the core, so the driver that allocated it may be unloaded.
+ */
+void fpga_dfl_port_abandon_coherent(struct fpga_dfl_device *fdev, size_t size,
+				    void *cpu_addr, dma_addr_t dma_addr)
+{
+	struct fpga_dfl_abandoned_coherent *c;
+
+	/* A few bytes; failing would leave the buffer reachable */
+	c = kzalloc(sizeof(*c), GFP_KERNEL | __GFP_NOFAIL);
+	c->ab.release = fpga_dfl_abandoned_coherent_release;
+	c->dma_dev = fdev->dma_dev;
+	c->size = size;
+	c->cpu_addr = cpu_addr;
+	c->dma_addr = dma_addr;
+	fpga_dfl_port_abandon(fdev, &c->ab);
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_port_abandon_coherent);
+
+/**
+ * fpga_dfl_port_check_abandoned() - may the port take a new user?
+ * @fdev: the port, bound
+ *
+ * For a driver's open: not while DMA of an earlier user is still mapped
+ * for an AFU that did not stop.  Says why, and how root clears it.
+ *
+ * Return: 0, or -EBUSY.
+ */
+int fpga_dfl_port_check_abandoned(struct fpga_dfl_device *fdev)
+{
+	struct fpga_dfl_card *card = fdev->card;
+	bool busy;
+
+	mutex_lock(&card->abandon_lock);
+	busy = !list_empty(&card->abandoned[fdev->port_num]);
+	mutex_unlock(&card->abandon_lock);
+	if (!busy)
+		return 0;
+	dev_warn_ratelimited(&fdev->dev,
+			     "refused: an earlier user's DMA is still mapped for an AFU that did not stop; a reset of the port that succeeds releases it (write 1 to its reset, fpgactl reset, or program the port)\n");
+	return -EBUSY;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_port_check_abandoned);
+
+/* Run and forget the entries of @list; the caller holds abandon_lock */
+static unsigned long fpga_dfl_abandoned_release(struct list_head *list)
+{
+	struct fpga_dfl_abandoned *ab, *next;
+	unsigned long n = 0;
+
+	list_for_each_entry_safe(ab, next, list, node) {
+		struct module *owner = ab->owner;
+
+		list_del(&ab->node);
+		ab->release(ab);
+		module_put(owner);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * fpga_dfl_port_release_abandoned() - the AFU stopped: release its DMA
+ * @card: the card
+ * @n: the port's index on it
+ * @why: for the message
+ *
+ * Held under abandon_lock, so that the port stays refused until the
+ * mappings are gone.
+ */
+void fpga_dfl_port_release_abandoned(struct fpga_dfl_card *card,
+				     unsigned int n, const char *why)
+{
+	unsigned long count;
+
+	mutex_lock(&card->abandon_lock);
+	count = fpga_dfl_abandoned_release(&card->abandoned[n]);
+	mutex_unlock(&card->abandon_lock);
+	if (count)
+		dev_info(card->info.parent,
+			 "port %u: %s: the DMA abandoned to its AFU is released\n",
+			 n, why);
+}
+
+/**
+ * fpga_dfl_card_release_abandoned() - the card goes: what its ports kept
+ * @card: the card, its FIUs unregistered
+ */
+void fpga_dfl_card_release_abandoned(struct fpga_dfl_card *card)
+{
+	struct fpga_dfl_abandoned *ab, *next;
+	unsigned int n;
+
+	for (n = 0; n < FME_MAX_PORTS; n++) {
+		if (card->info.dma_isolation != FPGA_DFL_DMA_UNTRANSLATED) {
+			fpga_dfl_port_release_abandoned(card, n,
+							"card removed");
+			continue;
+		}
+		/* Physical addresses: a running AFU still reaches them */
+		list_for_each_entry_safe(ab, next, &card->abandoned[n], node) {
+			list_del(&ab->node);
+			kmemleak_not_leak(ab);
+			module_put(ab->owner);
+		}
+	}
+}

@@ -19,7 +19,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/fpga-dfl.h>
 #include <linux/fpga-suite.h>
-#include <linux/kmemleak.h>
+#include <linux/module.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -397,11 +397,9 @@ err_free_table:
 	return ret;
 }
 
-static void fpga_port_dma_unmap_pages(struct fpga_port_file *pf,
+static void fpga_port_dma_unmap_pages(struct device *dma_dev,
 				      struct fpga_port_dma *dma)
 {
-	struct device *dma_dev = fpga_port_dma_dev(pf);
-
 	if (!dma->user.sgt.sgl) {
 		dma_unmap_page(dma_dev, dma->iova, dma->length, dma->dir);
 		return;
@@ -411,10 +409,10 @@ static void fpga_port_dma_unmap_pages(struct fpga_port_file *pf,
 }
 
 /* Undo a mapping of user memory (its release op) */
-static void fpga_port_dma_user_release(struct fpga_port_file *pf,
+static void fpga_port_dma_user_release(struct device *dma_dev,
 				       struct fpga_port_dma *dma)
 {
-	fpga_port_dma_unmap_pages(pf, dma);
+	fpga_port_dma_unmap_pages(dma_dev, dma);
 	fpga_port_dma_unpin(dma);
 }
 
@@ -426,7 +424,7 @@ void __fpga_port_dma_release(struct fpga_port_file *pf,
 	trace_dma_unmap(pf->port, dma);
 	rb_erase(&dma->node, &pf->dma_maps);
 	rb_erase(&dma->source_node, &pf->dma_sources);
-	dma->release(pf, dma);
+	dma->release(fpga_port_dma_dev(pf), dma);
 	kfree(dma);
 }
 
@@ -603,17 +601,45 @@ void fpga_port_dma_unmap_all(struct fpga_port_file *pf)
 }
 
 /**
- * fpga_port_dma_abandon_all() - leave a file's mappings to the card for good
- * @pf: the file
- *
- * For an AFU that did not stop when the port went away: its DMA may still
- * reach these pages, so they stay pinned, charged and mapped for the card,
- * and only their place in the file's trees goes.  The memory is lost until
- * reboot, which beats handing it to the allocator under a running engine.
- *
- * Return: how many mappings were left.
+ * struct fpga_port_abandoned - mappings left to an AFU that did not stop
+ * @ab:		the core's entry (fpga_dfl_port_abandon()); holds this module
+ * @dma_dev:	the card's device they are mapped on, which the card keeps
+ *		until the core has released them
+ * @maps:	the mappings, by IOVA
  */
-unsigned long fpga_port_dma_abandon_all(struct fpga_port_file *pf)
+struct fpga_port_abandoned {
+	struct fpga_dfl_abandoned ab;
+	struct device *dma_dev;
+	struct rb_root maps;
+};
+
+static bool fpga_port_dma_iova_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct fpga_port_dma, node)->iova <
+	       rb_entry(b, struct fpga_port_dma, node)->iova;
+}
+
+/* The AFU stopped: unmap, unpin and uncharge them (the mm may be gone) */
+static void fpga_port_abandoned_release(struct fpga_dfl_abandoned *ab)
+{
+	struct fpga_port_abandoned *pa =
+		container_of(ab, struct fpga_port_abandoned, ab);
+	struct rb_node *node;
+
+	while ((node = rb_first(&pa->maps))) {
+		struct fpga_port_dma *dma = rb_entry(node, struct fpga_port_dma,
+						     node);
+
+		rb_erase(node, &pa->maps);
+		dma->release(pa->dma_dev, dma);
+		kfree(dma);
+	}
+	kfree(pa);
+}
+
+/* Move a file's mappings to @pa; how many */
+static unsigned long fpga_port_dma_abandon_file(struct fpga_port_file *pf,
+						struct fpga_port_abandoned *pa)
 {
 	struct fpga_port_dma *dma;
 	struct rb_node *node;
@@ -624,11 +650,50 @@ unsigned long fpga_port_dma_abandon_all(struct fpga_port_file *pf)
 		dma = rb_entry(node, struct fpga_port_dma, node);
 		rb_erase(&dma->node, &pf->dma_maps);
 		rb_erase(&dma->source_node, &pf->dma_sources);
-		/* Deliberately unreferenced from here on */
-		kmemleak_not_leak(dma);
+		rb_add(&dma->node, &pa->maps, fpga_port_dma_iova_less);
 		n++;
 	}
 	mutex_unlock(&pf->dma_lock);
+	return n;
+}
+
+/**
+ * __fpga_port_dma_abandon() - leave every mapping to an AFU that did not stop
+ * @port: the port, being removed; port->lock held
+ *
+ * Its DMA may still reach these pages, so they stay pinned, charged and
+ * mapped for the card, handed to the core, which keeps the port from a
+ * new user until a reset of it succeeds, and releases them then.
+ *
+ * Return: how many mappings were left.
+ */
+unsigned long __fpga_port_dma_abandon(struct fpga_port *port)
+{
+	struct fpga_port_abandoned *pa;
+	struct fpga_port_file *pf;
+	unsigned long n = 0;
+
+	lockdep_assert_held(&port->lock);
+	/* A few bytes; failing would leave the mappings reachable */
+	pa = kzalloc(sizeof(*pa), GFP_KERNEL | __GFP_NOFAIL);
+	pa->maps = RB_ROOT;
+	pa->dma_dev = port->fdev->dma_dev;
+	list_for_each_entry(pf, &port->files, node)
+		n += fpga_port_dma_abandon_file(pf, pa);
+	list_for_each_entry(pf, &port->quarantine, node)
+		n += fpga_port_dma_abandon_file(pf, pa);
+	if (!n) {
+		kfree(pa);
+		return 0;
+	}
+	pa->ab.release = fpga_port_abandoned_release;
+	/*
+	 * Safe: a file with mappings is open (it holds this module) or
+	 * quarantined (which does too)
+	 */
+	__module_get(THIS_MODULE);
+	pa->ab.owner = THIS_MODULE;
+	fpga_dfl_port_abandon(port->fdev, &pa->ab);
 	return n;
 }
 
@@ -645,5 +710,7 @@ void __fpga_port_dma_release_quarantine(struct fpga_port *port)
 		list_del(&pf->node);
 		fpga_port_dma_unmap_all(pf);
 		kfree(pf);
+		/* Its callers keep the module: a file, the bound driver */
+		module_put(THIS_MODULE);
 	}
 }

@@ -33,7 +33,7 @@ static bool __fpga_port_dmabuf_mapped(struct fpga_port_file *pf,
 }
 
 /* Undo a dma-buf mapping (its release op, from __fpga_port_dma_release) */
-static void fpga_port_dmabuf_release(struct fpga_port_file *pf,
+static void fpga_port_dmabuf_release(struct device *dma_dev,
 				     struct fpga_port_dma *dma)
 {
 	dma_buf_unmap_attachment_unlocked(dma->dmabuf.attach, dma->dmabuf.sgt,

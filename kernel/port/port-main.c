@@ -60,6 +60,9 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 	mutex_lock(&port->lock);
 	if (port->excl || (excl && port->open_count))
 		ret = -EBUSY;
+	/* Not while the AFU may still reach an earlier user's pages */
+	if (!ret)
+		ret = fpga_dfl_port_check_abandoned(port->fdev);
 	if (!ret) {
 		port->open_count++;
 		port->excl = excl;
@@ -98,9 +101,14 @@ static bool __fpga_port_release(struct fpga_port *port,
 	last = !--port->open_count;
 	if (last)
 		port->excl = false;
-	/* A job of the AFU may still use these buffers: until it is stopped */
+	/*
+	 * A job of the AFU may still use these buffers: until it is stopped.
+	 * Their release is this module's: held until then (the file holds
+	 * it now), so an unload cannot leave them to nobody.
+	 */
 	if (!RB_EMPTY_ROOT(&pf->dma_maps)) {
 		list_add_tail(&pf->node, &port->quarantine);
+		__module_get(THIS_MODULE);
 		quarantined = true;
 	}
 	/* Like upstream: the next user finds the AFU reset, no eventfds bound */
@@ -372,25 +380,6 @@ err_put:
 	return ret;
 }
 
-/*
- * The AFU did not acknowledge the reset at removal: it may still be doing
- * DMA, so every file's mappings are left to it, pinned and mapped, rather
- * than freed under it.  Caller holds port->lock.
- */
-static void fpga_port_dma_abandon(struct fpga_port *port)
-{
-	struct fpga_port_file *pf;
-	unsigned long n = 0;
-
-	list_for_each_entry(pf, &port->files, node)
-		n += fpga_port_dma_abandon_all(pf);
-	list_for_each_entry(pf, &port->quarantine, node)
-		n += fpga_port_dma_abandon_all(pf);
-	dev_err(&port->fdev->dev,
-		"the AFU did not stop at removal: %lu DMA mappings stay pinned and mapped for it (lost until reboot)\n",
-		n);
-}
-
 static void fpga_port_remove(struct fpga_dfl_device *fdev)
 {
 	struct fpga_port *port = dev_get_drvdata(&fdev->dev);
@@ -412,8 +401,14 @@ static void fpga_port_remove(struct fpga_dfl_device *fdev)
 	 * Stop the AFU before its buffers are unmapped: a reset clears any
 	 * job, and nobody can start another (mappings revoked, files gone)
 	 */
-	if (fpga_dfl_port_reset(fdev))
-		fpga_port_dma_abandon(port);
+	if (fpga_dfl_port_reset(fdev)) {
+		unsigned long n = __fpga_port_dma_abandon(port);
+
+		if (n)
+			dev_err(&fdev->dev,
+				"the AFU did not stop at removal: %lu DMA mappings stay pinned and mapped for it, and the port takes no new user until a reset of it succeeds\n",
+				n);
+	}
 	list_for_each_entry(pf, &port->files, node)
 		fpga_port_dma_unmap_all(pf);
 	__fpga_port_dma_release_quarantine(port);

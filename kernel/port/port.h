@@ -180,7 +180,9 @@ enum fpga_port_dma_kind {
  * @dir:	DMA direction
  * @owner:	thread group that made the mapping (tracepoints)
  * @release:	undoes what the mapping's kind set up (unmap, unpin or
- *		detach), set by the code that made it; the caller frees it
+ *		detach) on the card's DMA device, set by the code that made
+ *		it; the caller frees it.  It needs neither file nor port: an
+ *		abandoned mapping outlives both (port-dma.c)
  * @user:	user memory (port-dma.c)
  * @user.addr:	start of the buffer in the mapping process
  * @user.pages:	the pinned pages
@@ -203,7 +205,7 @@ struct fpga_port_dma {
 	u64 length;
 	enum dma_data_direction dir;
 	pid_t owner;
-	void (*release)(struct fpga_port_file *pf, struct fpga_port_dma *dma);
+	void (*release)(struct device *dma_dev, struct fpga_port_dma *dma);
 	union {
 		struct {
 			u64 addr;
@@ -267,7 +269,7 @@ void fpga_port_dma_map_undo(struct fpga_port_file *pf, u64 iova);
 long fpga_port_ioctl_dma_map(struct fpga_port_file *pf, void __user *arg);
 long fpga_port_ioctl_dma_unmap(struct fpga_port_file *pf, void __user *arg);
 void fpga_port_dma_unmap_all(struct fpga_port_file *pf);
-unsigned long fpga_port_dma_abandon_all(struct fpga_port_file *pf);
+unsigned long __fpga_port_dma_abandon(struct fpga_port *port);
 void __fpga_port_dma_release_quarantine(struct fpga_port *port);
 
 /* port-dmabuf.c */

@@ -11,7 +11,6 @@
  * through dma_get_sgtable(): they are collected once, at allocation.
  */
 #include <linux/dma-mapping.h>
-#include <linux/kmemleak.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
@@ -168,16 +167,25 @@ void uio_fpga_dma_clear(struct uio_fpga *uf)
  * @uf: the device, being removed, its port's reset not acknowledged
  *
  * The AFU may still write into them: they stay allocated and mapped for
- * the card, lost until reboot, rather than go back to the allocator.
+ * the card, handed to fpga_dfl, which keeps the port from a new user (of
+ * either driver) until a reset of it succeeds, and frees them then.
  */
 void uio_fpga_dma_abandon(struct uio_fpga *uf)
 {
 	unsigned int i;
 
-	for (i = 0; i < uf->num_dma; i++)
-		kmemleak_not_leak(uf->maps[UIO_FPGA_MAP_DMA0 + i].pfns);
+	for (i = 0; i < uf->num_dma; i++) {
+		struct uio_fpga_map *map = &uf->maps[UIO_FPGA_MAP_DMA0 + i];
+
+		/* Only our fault handler needed them, and mappings are gone */
+		kvfree(map->pfns);
+		map->pfns = NULL;
+		fpga_dfl_port_abandon_coherent(uf->fdev, map->size,
+					       map->cpu_addr, map->dma_addr);
+		map->cpu_addr = NULL;
+	}
 	dev_err(&uf->fdev->dev,
-		"the AFU did not stop at removal: its %u DMA buffers stay allocated for it (lost until reboot)\n",
+		"the AFU did not stop at removal: its %u DMA buffers stay allocated for it, and the port takes no new user until a reset of it succeeds\n",
 		uf->num_dma);
 	uf->num_dma = 0;
 }

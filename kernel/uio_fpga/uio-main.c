@@ -74,10 +74,15 @@ static int uio_fpga_scrub(struct uio_fpga *uf)
 static int uio_fpga_open(struct uio_info *info, struct inode *inode)
 {
 	struct uio_fpga *uf = to_uio_fpga(info);
+	int ret;
 
 	/* The last close could not stop the AFU: try again, or refuse */
 	if (!uf->open_count && !uf->scrubbed && uio_fpga_scrub(uf))
 		return -EIO;
+	/* Not while the AFU may still reach an earlier user's pages */
+	ret = fpga_dfl_port_check_abandoned(uf->fdev);
+	if (ret)
+		return ret;
 	uf->open_count++;
 	return 0;
 }

@@ -638,6 +638,98 @@ TEST_F(dma, unbind_leaves_dma_to_an_afu_that_did_not_stop)
 	munmap(b.va, b.len);
 }
 
+/*
+ * A new user's AFU copies the page at @iova of the port's DMA domain into
+ * a buffer of its own, through @fd; 0 if it arrived equal to @want, else
+ * -EIO (not copied: a DMA fault) or -EEXIST (copied, but different)
+ */
+static int copy_from_iova(int fd, uint64_t iova, const void *want)
+{
+	struct dma_buf dst = { 0 }, dsm = { 0 };
+	volatile uint64_t *afu;
+	int ret = -EIO;
+
+	afu = mmap(NULL, NLB_AFU_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   fd, 0);
+	if (afu == MAP_FAILED)
+		return -errno;
+	if (dma_buf_alloc(fd, 4096, &dst) || dma_buf_alloc(fd, 4096, &dsm))
+		goto out;
+	nlb_start(afu, dsm.iova, iova, dst.iova, 4096 / NLB_CACHE_LINE,
+		  NLB_CFG_HELLO);
+	if (!nlb_wait(afu, dsm.va, 2000))
+		ret = memcmp(dst.va, want, 4096) ? -EEXIST : 0;
+	nlb_write(afu, NLB_CTL, 0);
+	dma_buf_free(fd, &dsm);
+	dma_buf_free(fd, &dst);
+out:
+	munmap((void *)afu, NLB_AFU_SIZE);
+	return ret;
+}
+
+/*
+ * The mappings an AFU that did not stop was left stay in the port's DMA
+ * domain, which outlives the driver: the port takes no new user until a
+ * reset of it succeeds, which releases them (VmPin drops).  Without that,
+ * the next user's AFU read the last user's page at its old address.
+ */
+TEST_F(dma, abandoned_mappings_keep_new_users_out)
+{
+	char ack[128], path[192], name[32], secret[4096];
+	struct dma_buf b = { 0 };
+	long before;
+	int fd, ret;
+
+	memset(secret, 0x5e, sizeof(secret));
+	ASSERT_EQ(0, dma_buf_alloc(self->fd, 4096, &b));
+	memcpy(b.va, secret, sizeof(secret));
+	before = vm_pinned_kb();
+	snprintf(ack, sizeof(ack), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	snprintf(name, sizeof(name), "%s", strrchr(self->sysfs, '/') + 1);
+	ASSERT_EQ(0, sysfs_write(ack, "1"));
+	EXPECT_EQ(0, sysfs_write("/sys/bus/fpga_dfl/drivers/fpga_port/unbind",
+				 name));
+	/* The card answers again, but nothing has reset the port since */
+	EXPECT_EQ(0, sysfs_write(ack, "0"));
+	munmap((void *)self->afu, NLB_AFU_SIZE);
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(before, vm_pinned_kb());
+	ASSERT_EQ(0, sysfs_write("/sys/bus/fpga_dfl/drivers/fpga_port/bind",
+				 name));
+
+	fd = open(self->dev, O_RDWR);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EBUSY, errno);
+	if (fd >= 0) {
+		ret = copy_from_iova(fd, b.iova, secret);
+		EXPECT_NE(0, ret) {
+			TH_LOG("the new user's AFU read the last user's page at iova %#llx",
+			       (unsigned long long)b.iova);
+		}
+		close(fd);
+	}
+
+	/* Root clears it: a reset the AFU acknowledges releases them */
+	snprintf(path, sizeof(path), "%s/reset", self->sysfs);
+	ASSERT_EQ(0, sysfs_write(path, "1"));
+	EXPECT_EQ(before - 8, vm_pinned_kb());
+	fd = open(self->dev, O_RDWR);
+	ASSERT_GE(fd, 0) {
+		TH_LOG("open after the reset: %s", strerror(errno));
+	}
+	/*
+	 * The old address no longer reaches the page: a DMA fault, or one of
+	 * the new user's own buffers, which may be given that address now
+	 */
+	EXPECT_NE(0, copy_from_iova(fd, b.iova, secret));
+	snprintf(path, sizeof(path), "%s/errors/errors", self->sysfs);
+	sysfs_write(path, "0x1");
+	close(fd);
+	munmap(b.va, b.len);
+}
+
 TEST_F(dma, isolation_is_per_port_behind_the_sim_iommu)
 {
 	char path[192], buf[32];

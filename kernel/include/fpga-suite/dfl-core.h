@@ -488,6 +488,30 @@ int fpga_dfl_port_reset(struct fpga_dfl_device *fdev);
 /* A port's sysfs "reset" for a driver's dev_groups: calls its @reset */
 extern struct device_attribute fpga_dfl_dev_attr_reset;
 
+/**
+ * struct fpga_dfl_abandoned - DMA left mapped for an AFU that did not stop
+ * @node:	entry in the card's list for the port (the core's)
+ * @release:	unmaps, unpins, uncharges and frees it, @ab included; runs
+ *		once the AFU is stopped, in process context
+ * @owner:	the module @release is in, held by the driver for the core
+ *		(dropped once @release has run), or NULL
+ *
+ * Kept by the core per card and port number (dfl-reset.c): the port's
+ * device, and the driver that abandoned it, may go, the mappings stay in
+ * the port's DMA domain, which the card owns.
+ */
+struct fpga_dfl_abandoned {
+	struct list_head node;
+	void (*release)(struct fpga_dfl_abandoned *ab);
+	struct module *owner;
+};
+
+void fpga_dfl_port_abandon(struct fpga_dfl_device *fdev,
+			   struct fpga_dfl_abandoned *ab);
+void fpga_dfl_port_abandon_coherent(struct fpga_dfl_device *fdev, size_t size,
+				    void *cpu_addr, dma_addr_t dma_addr);
+int fpga_dfl_port_check_abandoned(struct fpga_dfl_device *fdev);
+
 /* Partial reconfiguration of the AFU behind a port (dfl-program.c) */
 int fpga_dfl_port_program(struct fpga_dfl_device *fme, unsigned int port_num,
 			  int (*program)(void *data), void *data);

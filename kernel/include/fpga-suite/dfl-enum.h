@@ -68,6 +68,10 @@ struct fpga_dfl_claim {
  * @lock:	serialises programming (dfl-program.c), which replaces a
  *		port, with the card's addition and removal; protects @removing
  * @removing:	fpga_dfl_card_remove() has begun
+ * @abandon_lock: protects @abandoned, held while they are released
+ * @abandoned:	per port, DMA its driver left mapped for an AFU that did
+ *		not stop (struct fpga_dfl_abandoned): the port takes no new
+ *		user until a reset of it succeeds (dfl-reset.c)
  */
 struct fpga_dfl_card {
 	struct fpga_dfl_card_info info;
@@ -92,11 +96,18 @@ struct fpga_dfl_card {
 	resource_size_t last_report;
 	struct mutex lock;	/* programming vs add and removal; @removing */
 	bool removing;
+	struct mutex abandon_lock;	/* abandoned */
+	struct list_head abandoned[FME_MAX_PORTS];
 };
 
 struct fpga_dfl_card *
 fpga_dfl_card_enumerate(const struct fpga_dfl_card_info *info);
 void fpga_dfl_card_discard(struct fpga_dfl_card *card);
+
+/* dfl-reset.c: release what was abandoned, the AFU behind port @n stopped */
+void fpga_dfl_port_release_abandoned(struct fpga_dfl_card *card,
+				     unsigned int n, const char *why);
+void fpga_dfl_card_release_abandoned(struct fpga_dfl_card *card);
 
 /* For dfl-program.c: a port walked again, and added to the bus */
 struct fpga_dfl_device *fpga_dfl_port_rewalk(struct fpga_dfl_card *card,
