@@ -63,6 +63,13 @@ static int fpga_port_open(struct inode *inode, struct file *file)
 	/* Not while the AFU may still reach an earlier user's pages */
 	if (!ret)
 		ret = fpga_dfl_port_check_abandoned(port->fdev);
+	/* The last close could not stop it: its files' mappings wait */
+	if (!ret && !port->open_count && !list_empty(&port->quarantine) &&
+	    __fpga_port_reset(port)) {
+		dev_warn_ratelimited(&port->chardev,
+				     "refused: the AFU did not stop at the last close and may still reach its user's DMA; a reset of the port that succeeds releases it\n");
+		ret = -EBUSY;
+	}
 	if (!ret) {
 		port->open_count++;
 		port->excl = excl;

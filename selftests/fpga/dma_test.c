@@ -730,6 +730,38 @@ TEST_F(dma, abandoned_mappings_keep_new_users_out)
 	munmap(b.va, b.len);
 }
 
+/*
+ * The last close could not stop the AFU: its mappings wait for a reset,
+ * and the port takes no new user before (an open retries the reset)
+ */
+TEST_F(dma, last_close_that_did_not_stop_the_afu_keeps_new_users_out)
+{
+	char ack[128];
+	long before;
+	int fd;
+
+	before = vm_pinned_kb();
+	ASSERT_GE(before, 4);
+	snprintf(ack, sizeof(ack), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	ASSERT_EQ(0, sysfs_write(ack, "1"));
+	munmap((void *)self->afu, NLB_AFU_SIZE);
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(before, vm_pinned_kb());
+	fd = open(self->dev, O_RDWR);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EBUSY, errno);
+	if (fd >= 0)
+		close(fd);
+	/* The card answers again: the open's reset releases them */
+	ASSERT_EQ(0, sysfs_write(ack, "0"));
+	fd = open(self->dev, O_RDWR);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(before - 4, vm_pinned_kb());
+	close(fd);
+}
+
 TEST_F(dma, isolation_is_per_port_behind_the_sim_iommu)
 {
 	char path[192], buf[32];
