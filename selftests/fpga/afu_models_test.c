@@ -471,6 +471,37 @@ TEST_F(models, a_run_on_one_port_does_not_starve_anothers_reset)
 	EXPECT_EQ(0, ioctl(self->fd, DFL_FPGA_PORT_RESET, NULL));
 }
 
+/*
+ * DMA left to an AFU that did not acknowledge the reset at unbind keeps
+ * the port from a new user; a programming, whose reset the AFU then
+ * acknowledges, releases it, and the new AFU's port opens
+ */
+TEST_F(models, programming_releases_abandoned_dma)
+{
+	char ack[128], path[256], dev[64], name[32];
+	int fd;
+
+	load(_metadata, self, HE_LB_ID, HE_LB_AFU_ID);
+	snprintf(ack, sizeof(ack), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	snprintf(name, sizeof(name), "fpga-port.%d", self->num);
+	snprintf(path, sizeof(path), DFL_DEVICES "/%s/driver/unbind", name);
+	ASSERT_EQ(0, sysfs_write(ack, "1"));
+	EXPECT_EQ(0, sysfs_write(path, name));
+	ASSERT_EQ(0, sysfs_write(ack, "0"));
+	unload(self);
+	ASSERT_EQ(0, sysfs_write("/sys/bus/fpga_dfl/drivers/fpga_port/bind",
+				 name));
+	snprintf(dev, sizeof(dev), "/dev/%s", name);
+	fd = open(dev, O_RDWR);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EBUSY, errno);
+	if (fd >= 0)
+		close(fd);
+	/* load() programs NLB0 and opens the port again */
+	load(_metadata, self, NLB0_ID, NLB0_AFU_ID);
+}
+
 /* From HE-LB to NLB3 to NLB0, which loops back as ever */
 TEST_F(models, nlb0_programmed_back)
 {
