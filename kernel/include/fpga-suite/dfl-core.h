@@ -498,7 +498,8 @@ extern struct device_attribute fpga_dfl_dev_attr_reset;
  *
  * Kept by the core per card and port number (dfl-reset.c): the port's
  * device, and the driver that abandoned it, may go, the mappings stay in
- * the port's DMA domain, which the card owns.
+ * the port's DMA domain, which the card owns.  First in the driver's
+ * allocation: one the core cannot release stays, for kmemleak, by it.
  */
 struct fpga_dfl_abandoned {
 	struct list_head node;
