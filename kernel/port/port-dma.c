@@ -19,9 +19,9 @@
 #include <linux/dma-mapping.h>
 #include <linux/fpga-dfl.h>
 #include <linux/fpga-suite.h>
-#include <linux/module.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/overflow.h>
 #include <linux/scatterlist.h>
 #include <linux/sched/mm.h>
