@@ -223,6 +223,19 @@ EXPORT_SYMBOL_GPL(fpga_dfl_dev_attr_reset);
  * without, they stay for good.
  */
 
+/*
+ * The abandoned DMA of port @port_num (the FME's number for it) is kept
+ * by the port's place on the card: a number may exceed the places on an
+ * odd card (pr.md, "Port numbers"), a registered port always has one
+ */
+static struct list_head *fpga_dfl_abandoned_of(struct fpga_dfl_card *card,
+					       unsigned int port_num)
+{
+	int i = fpga_dfl_port_index(card, port_num);
+
+	return i < 0 ? NULL : &card->abandoned[i];
+}
+
 /**
  * fpga_dfl_port_abandon() - leave DMA mapped for an AFU that did not stop
  * @fdev: the port, whose reset was not acknowledged
@@ -234,9 +247,16 @@ void fpga_dfl_port_abandon(struct fpga_dfl_device *fdev,
 			   struct fpga_dfl_abandoned *ab)
 {
 	struct fpga_dfl_card *card = fdev->card;
+	struct list_head *list = fpga_dfl_abandoned_of(card, fdev->port_num);
 
+	/* Never a port without a place: forgotten, as on removal, not freed */
+	if (WARN_ON_ONCE(!list)) {
+		kmemleak_not_leak(ab);
+		module_put(ab->owner);
+		return;
+	}
 	mutex_lock(&card->abandon_lock);
-	list_add_tail(&ab->node, &card->abandoned[fdev->port_num]);
+	list_add_tail(&ab->node, list);
 	mutex_unlock(&card->abandon_lock);
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_port_abandon);
@@ -295,10 +315,13 @@ EXPORT_SYMBOL_GPL(fpga_dfl_port_abandon_coherent);
 int fpga_dfl_port_check_abandoned(struct fpga_dfl_device *fdev)
 {
 	struct fpga_dfl_card *card = fdev->card;
+	struct list_head *list = fpga_dfl_abandoned_of(card, fdev->port_num);
 	bool busy;
 
+	if (!list)
+		return 0;
 	mutex_lock(&card->abandon_lock);
-	busy = !list_empty(&card->abandoned[fdev->port_num]);
+	busy = !list_empty(list);
 	mutex_unlock(&card->abandon_lock);
 	if (!busy)
 		return 0;
@@ -325,27 +348,37 @@ static unsigned long fpga_dfl_abandoned_release(struct list_head *list)
 	return n;
 }
 
+/* Release what port place @i's AFU was left; it stopped */
+static void fpga_dfl_place_release_abandoned(struct fpga_dfl_card *card,
+					     unsigned int i, const char *why)
+{
+	unsigned long count;
+
+	mutex_lock(&card->abandon_lock);
+	count = fpga_dfl_abandoned_release(&card->abandoned[i]);
+	mutex_unlock(&card->abandon_lock);
+	if (count)
+		dev_info(card->info.parent,
+			 "port %u: %s: the DMA abandoned to its AFU is released\n",
+			 card->port_num[i], why);
+}
+
 /**
  * fpga_dfl_port_release_abandoned() - the AFU stopped: release its DMA
  * @card: the card
- * @n: the port's index on it
+ * @port_num: the port's number on it (the FME's)
  * @why: for the message
  *
  * Held under abandon_lock, so that the port stays refused until the
  * mappings are gone.
  */
 void fpga_dfl_port_release_abandoned(struct fpga_dfl_card *card,
-				     unsigned int n, const char *why)
+				     unsigned int port_num, const char *why)
 {
-	unsigned long count;
+	int i = fpga_dfl_port_index(card, port_num);
 
-	mutex_lock(&card->abandon_lock);
-	count = fpga_dfl_abandoned_release(&card->abandoned[n]);
-	mutex_unlock(&card->abandon_lock);
-	if (count)
-		dev_info(card->info.parent,
-			 "port %u: %s: the DMA abandoned to its AFU is released\n",
-			 n, why);
+	if (i >= 0)
+		fpga_dfl_place_release_abandoned(card, i, why);
 }
 
 /**
@@ -359,8 +392,8 @@ void fpga_dfl_card_release_abandoned(struct fpga_dfl_card *card)
 
 	for (n = 0; n < FME_MAX_PORTS; n++) {
 		if (card->info.dma_isolation != FPGA_DFL_DMA_UNTRANSLATED) {
-			fpga_dfl_port_release_abandoned(card, n,
-							"card removed");
+			fpga_dfl_place_release_abandoned(card, n,
+							 "card removed");
 			continue;
 		}
 		/* Physical addresses: a running AFU still reaches them */

@@ -69,9 +69,10 @@ struct fpga_dfl_claim {
  *		port, with the card's addition and removal; protects @removing
  * @removing:	fpga_dfl_card_remove() has begun
  * @abandon_lock: protects @abandoned, held while they are released
- * @abandoned:	per port, DMA its driver left mapped for an AFU that did
- *		not stop (struct fpga_dfl_abandoned): the port takes no new
- *		user until a reset of it succeeds (dfl-reset.c)
+ * @abandoned:	per port, by its place (as @ports), DMA its driver left
+ *		mapped for an AFU that did not stop (struct
+ *		fpga_dfl_abandoned): the port takes no new user until a
+ *		reset of it succeeds (dfl-reset.c)
  */
 struct fpga_dfl_card {
 	struct fpga_dfl_card_info info;
@@ -104,9 +105,9 @@ struct fpga_dfl_card *
 fpga_dfl_card_enumerate(const struct fpga_dfl_card_info *info);
 void fpga_dfl_card_discard(struct fpga_dfl_card *card);
 
-/* dfl-reset.c: release what was abandoned, the AFU behind port @n stopped */
+/* dfl-reset.c: release what was abandoned, the AFU of port @port_num stopped */
 void fpga_dfl_port_release_abandoned(struct fpga_dfl_card *card,
-				     unsigned int n, const char *why);
+				     unsigned int port_num, const char *why);
 void fpga_dfl_card_release_abandoned(struct fpga_dfl_card *card);
 
 /* For dfl-program.c: a port walked again, and added to the bus */
