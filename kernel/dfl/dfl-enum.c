@@ -804,8 +804,23 @@ static void fpga_dfl_card_dir_del(struct fpga_dfl_card *card)
 	card->dir = NULL;
 }
 
+/* A released port's number, when its card goes (dfl-program.c) */
+void fpga_dfl_port_id_free(int id)
+{
+	if (id >= 0)
+		ida_free(&fpga_dfl_port_ida, id);
+}
+
 static void fpga_dfl_card_free(struct fpga_dfl_card *card)
 {
+	unsigned int i;
+
+	for (i = 0; i < card->num_ports; i++) {
+		if (!card->port_released[i])
+			continue;
+		fpga_dfl_port_id_free(card->released_id[i]);
+		kfree(card->released_override[i]);
+	}
 	ida_free(&fpga_dfl_card_ida, card->id);
 	kfree(card->claims);
 	kfree(card->info.irqs);

@@ -590,6 +590,37 @@ void fpga_dfl_nl_notify_programmed(int card_id, unsigned int port_num,
 }
 
 /**
+ * fpga_dfl_nl_notify_port() - announce a port's release or assignment
+ * @cmd: FPGA_NL_CMD_EVENT_PORT_RELEASED or _ASSIGNED
+ * @card_id: the card
+ * @port_num: the port's number on it (FME_HDR_PORT_OFST's n)
+ * @id: its system-wide number (fpga-port.@id), or -1 if it has none
+ *
+ * Context: process context; may sleep.
+ */
+void fpga_dfl_nl_notify_port(u8 cmd, int card_id, unsigned int port_num,
+			     int id)
+{
+	char name[FPGA_NL_NAME_MAX + 1];
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = fpga_dfl_nl_event_new(cmd, &hdr);
+	if (!skb)
+		return;
+	ret = nla_put_u32(skb, FPGA_NL_A_CARD_ID, card_id) ||
+	      nla_put_u32(skb, FPGA_NL_A_PORT_NUM, port_num) ||
+	      nla_put_u32(skb, FPGA_NL_A_DEV_TYPE, FPGA_NL_DEV_PORT);
+	if (!ret && id >= 0) {
+		snprintf(name, sizeof(name), "fpga-port.%d", id);
+		ret = nla_put_u32(skb, FPGA_NL_A_DEV_ID, id) ||
+		      fpga_dfl_nl_put_name(skb, FPGA_NL_A_DEV_NAME, name);
+	}
+	fpga_dfl_nl_event_send(skb, hdr, ret);
+}
+
+/**
  * fpga_dfl_nl_notify_errors_cleared() - announce cleared port errors
  * @fdev: the port
  * @errors: the error bits that were cleared

@@ -5,11 +5,11 @@
  * /dev/fpga-fme.N answers the common ioctls of <linux/fpga-dfl.h> and the
  * FME error interrupt ioctls; sysfs shows the FME header (ports_num,
  * bitstream_id, ...) and the global errors (fme-error.c).  An FME with a
- * PR engine programs its ports' AFUs (fme-pr.c).  SR-IOV port assignment
- * is not offered: those ioctls get -EINVAL, as upstream answers for a
- * feature the FME does not have.  A card with a counter bank gets a perf
- * PMU (fme-pmu.c), one with the thermal and power management features
- * hwmon devices (fme-hwmon.c).
+ * PR engine programs its ports' AFUs (fme-pr.c).  A port is released from
+ * the host and assigned back as upstream does (the core's
+ * fpga_dfl_port_release()); there are no VFs to give it to yet.  A card
+ * with a counter bank gets a perf PMU (fme-pmu.c), one with the thermal
+ * and power management features hwmon devices (fme-hwmon.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -118,6 +118,32 @@ static long fpga_fme_ioctl_set_irq(struct fpga_fme *fme, void __user *arg)
 }
 
 /*
+ * DFL_FPGA_FME_PORT_RELEASE, _ASSIGN: the argument is the port's number
+ * on the card (an int, FME_HDR_PORT_OFST's n), as upstream reads it
+ */
+static long fpga_fme_ioctl_port_assign(struct fpga_fme *fme, unsigned int cmd,
+				       int __user *arg)
+{
+	int port_num, ret, idx;
+
+	if (get_user(port_num, arg))
+		return -EFAULT;
+	/* It cuts a port off its host: as PR, root's */
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (port_num < 0)
+		return -ENODEV;
+	if (!fpga_dfl_hw_enter(&fme->unplug, &idx))
+		return -ENODEV;
+	if (cmd == DFL_FPGA_FME_PORT_RELEASE)
+		ret = fpga_dfl_port_release(fme->fdev, port_num);
+	else
+		ret = fpga_dfl_port_assign(fme->fdev, port_num);
+	fpga_dfl_hw_exit(&fme->unplug, idx);
+	return ret;
+}
+
+/*
  * No user memory is touched with unplug held: a fault that never resolves
  * (userfaultfd, a stuck FUSE daemon) would hold up remove() with it.
  */
@@ -152,6 +178,14 @@ static long fpga_fme_ioctl(struct file *file, unsigned int cmd,
 			return -EBADF;
 		}
 		return fpga_fme_ioctl_port_pr(fme, uarg);
+	case DFL_FPGA_FME_PORT_RELEASE:
+	case DFL_FPGA_FME_PORT_ASSIGN:
+		if (!(file->f_mode & FMODE_WRITE)) {
+			dev_dbg(&fme->chardev, "ioctl %#x needs a file open for writing\n",
+				cmd);
+			return -EBADF;
+		}
+		return fpga_fme_ioctl_port_assign(fme, cmd, uarg);
 	}
 	return -EINVAL;
 }
@@ -243,6 +277,23 @@ static const struct attribute_group fpga_fme_group = {
 	.attrs	= fpga_fme_attrs,
 };
 
+/* The ports released from the host, by their numbers on the card */
+static ssize_t released_ports_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return fpga_dfl_ports_released_show(to_fpga_dfl_device(dev), buf);
+}
+static DEVICE_ATTR_RO(released_ports);
+
+static struct attribute *fpga_fme_port_attrs[] = {
+	&dev_attr_released_ports.attr,
+	NULL,
+};
+
+static const struct attribute_group fpga_fme_port_group = {
+	.attrs	= fpga_fme_port_attrs,
+};
+
 static const struct attribute_group *fpga_fme_groups[] = {
 	&fpga_fme_group,
 	&fpga_fme_error_group,
@@ -256,6 +307,7 @@ static const struct attribute_group *fpga_fme_dev_groups[] = {
 	&fpga_fme_error_group,
 	&fpga_fme_pr_group,
 	&fpga_fme_counters_group,
+	&fpga_fme_port_group,
 	NULL,
 };
 

@@ -445,6 +445,18 @@ static int fpga_port_dfl_reset(struct fpga_dfl_device *fdev)
 	return fpga_port_reset(dev_get_drvdata(&fdev->dev));
 }
 
+/* fpga_dfl_driver.busy: a file holds the port, which is not released */
+static bool fpga_port_dfl_busy(struct fpga_dfl_device *fdev)
+{
+	struct fpga_port *port = dev_get_drvdata(&fdev->dev);
+	bool busy;
+
+	mutex_lock(&port->lock);
+	busy = port->open_count;
+	mutex_unlock(&port->lock);
+	return busy;
+}
+
 static struct fpga_dfl_driver fpga_port_driver = {
 	.drv = {
 		.name		= "fpga_port",
@@ -455,6 +467,7 @@ static struct fpga_dfl_driver fpga_port_driver = {
 	.remove		= fpga_port_remove,
 	.reset		= fpga_port_dfl_reset,
 	.clear_errors	= fpga_port_dfl_clear_errors,
+	.busy		= fpga_port_dfl_busy,
 };
 
 static int __init fpga_port_init(void)

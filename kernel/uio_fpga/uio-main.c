@@ -226,6 +226,18 @@ static const struct fpga_dfl_device_id uio_fpga_ids[] = {
 	{ }
 };
 
+/*
+ * fpga_dfl_driver.busy: a file holds the port.  The UIO core serialises
+ * open and release, not this read: one opened after it is cut off by the
+ * device's removal, as on unplug.
+ */
+static bool uio_fpga_dfl_busy(struct fpga_dfl_device *fdev)
+{
+	struct uio_fpga *uf = dev_get_drvdata(&fdev->dev);
+
+	return READ_ONCE(uf->open_count);
+}
+
 static struct fpga_dfl_driver uio_fpga_driver = {
 	.drv = {
 		.name		= "uio_fpga",
@@ -235,6 +247,7 @@ static struct fpga_dfl_driver uio_fpga_driver = {
 	.probe		= uio_fpga_probe,
 	.remove		= uio_fpga_remove,
 	.reset		= uio_fpga_dfl_reset,
+	.busy		= uio_fpga_dfl_busy,
 };
 
 static int __init uio_fpga_init(void)

@@ -53,11 +53,11 @@ TEST_F(fme, common_ioctls)
 	EXPECT_LE(n, 1);
 	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_FME_ERR_GET_IRQ_NUM, NULL));
 	EXPECT_EQ(EFAULT, errno);
-	/* Partial reconfiguration (pr_test.c), no SR-IOV assignment */
+	/* Partial reconfiguration (pr_test.c), release (port_release_test.c) */
 	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_FME_PORT_PR, NULL));
 	EXPECT_EQ(EFAULT, errno);
 	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_FME_PORT_RELEASE, NULL));
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EFAULT, errno);
 	/* Port ioctls are not FME ioctls */
 	EXPECT_EQ(-1, ioctl(self->fd, DFL_FPGA_PORT_RESET, 0));
 	EXPECT_EQ(EINVAL, errno);

@@ -97,6 +97,7 @@ struct perm_row {
 	const char *what;	/* the operation, as the table prints it */
 	enum node node;		/* opened before op; NO_NODE: none */
 	int (*op)(struct cell *c);	/* 0 or -errno */
+	void (*setup)(struct world *w);		/* by root, before the cell */
 	void (*cleanup)(struct world *w);	/* by root, after the cell */
 	unsigned long cmd;	/* ioctl and netlink rows: the command */
 	enum dir dir;		/* sysfs rows: attr in this directory ...;
@@ -210,6 +211,21 @@ static int op_port_pr(struct cell *c)
 	ret = pr_program(c->fd, 2, bs, len);
 	free(bs);
 	return ret;
+}
+
+/* Port 2, the PR rows' own: released, and assigned back */
+static int op_port_release(struct cell *c)
+{
+	int port = 2;
+
+	return sys_ret(ioctl(c->fd, DFL_FPGA_FME_PORT_RELEASE, &port));
+}
+
+static int op_port_assign(struct cell *c)
+{
+	int port = 2;
+
+	return sys_ret(ioctl(c->fd, DFL_FPGA_FME_PORT_ASSIGN, &port));
 }
 
 /* A page of this process mapped for the AFU; 0 or -errno */
@@ -498,6 +514,27 @@ static int op_nl_listen(struct cell *c __attribute__((unused)))
 }
 
 /* After a cell, by root: the card made goes, the card removed comes back */
+/* Root's DFL_FPGA_FME_PORT_RELEASE or _ASSIGN of port 2 */
+static void port2_ioctl(struct world *w, unsigned long cmd)
+{
+	int port = 2, fd = open(w->fme_dev, O_RDWR);
+
+	if (fd < 0)
+		return;
+	ioctl(fd, cmd, &port);
+	close(fd);
+}
+
+static void port2_released(struct world *w)
+{
+	port2_ioctl(w, DFL_FPGA_FME_PORT_RELEASE);
+}
+
+static void port2_assigned(struct world *w)
+{
+	port2_ioctl(w, DFL_FPGA_FME_PORT_ASSIGN);
+}
+
 static void new_card_gone(struct world *w)
 {
 	char path[128];
@@ -612,6 +649,11 @@ static const struct perm_row rows[] = {
 	  .expect = WRITER },
 	{ .what = "`DFL_FPGA_FME_PORT_PR`", .node = FME,
 	  .op = op_port_pr, .expect = ADMIN },
+	{ .what = "`DFL_FPGA_FME_PORT_RELEASE`", .node = FME,
+	  .op = op_port_release, .cleanup = port2_assigned, .expect = ADMIN },
+	{ .what = "`DFL_FPGA_FME_PORT_ASSIGN` (of a released port)",
+	  .node = FME, .op = op_port_assign, .setup = port2_released,
+	  .cleanup = port2_assigned, .expect = ADMIN },
 	{ .what = "`open` with `O_EXCL` (nobody else holds it)", .node = FME,
 	  .op = op_open_excl,
 	  .expect = { BOTH(0), BOTH(0), BOTH(EPERM), BOTH(EACCES) } },
@@ -873,6 +915,8 @@ static void run_user(struct world *w, enum user u, int *res)
 		for (; pid > 0 && i < ARRAY_SIZE(rows); i++) {
 			char c = 0;
 
+			if (rows[i].setup)
+				rows[i].setup(w);
 			if (write(go[1], &c, 1) != 1 ||
 			    read(back[0], &res[i], sizeof(res[i])) !=
 			    sizeof(res[i]))

@@ -51,6 +51,11 @@
  *	DFL_FPGA_FME_PORT_PR does; needs CAP_NET_ADMIN and CAP_SYS_ADMIN
  * @FPGA_NL_CMD_SIM_DEL: removed (EOPNOTSUPP): write "ID" to
  *	/sys/bus/fpga_sim/del_device, or run "fpgactl sim del"
+ * @FPGA_NL_CMD_EVENT_PORT_RELEASED: event: a port was released from the
+ *	host (DFL_FPGA_FME_PORT_RELEASE): its device is gone until it is
+ *	assigned back; %FPGA_NL_A_PORT_NUM is its number on the card
+ * @FPGA_NL_CMD_EVENT_PORT_ASSIGNED: event: a released port was assigned
+ *	back (DFL_FPGA_FME_PORT_ASSIGN), under its name
  */
 enum fpga_nl_cmd {
 	FPGA_NL_CMD_UNSPEC,
@@ -70,6 +75,8 @@ enum fpga_nl_cmd {
 	FPGA_NL_CMD_SIM_DEL,
 	FPGA_NL_CMD_EVENT_PROGRAMMED,
 	FPGA_NL_CMD_PORT_PROGRAM,
+	FPGA_NL_CMD_EVENT_PORT_RELEASED,
+	FPGA_NL_CMD_EVENT_PORT_ASSIGNED,
 
 	__FPGA_NL_CMD_MAX,
 	FPGA_NL_CMD_MAX = __FPGA_NL_CMD_MAX - 1

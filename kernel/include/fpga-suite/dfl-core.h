@@ -254,6 +254,8 @@ struct fpga_dfl_device_id {
  * @program:	optional, an FME's: program the AFU behind its card's port
  *		@port_num with the bitstream @buf of @len bytes (netlink
  *		PORT_PROGRAM); device lock held
+ * @busy:	optional, a port's: a file holds the port, which is then not
+ *		released (DFL_FPGA_FME_PORT_RELEASE); device lock held
  */
 struct fpga_dfl_driver {
 	struct device_driver drv;
@@ -264,6 +266,7 @@ struct fpga_dfl_driver {
 	int (*clear_errors)(struct fpga_dfl_device *fdev, u64 errors);
 	int (*program)(struct fpga_dfl_device *fdev, unsigned int port_num,
 		       const void *buf, size_t len);
+	bool (*busy)(struct fpga_dfl_device *fdev);
 };
 
 #define to_fpga_dfl_driver(d) container_of(d, struct fpga_dfl_driver, drv)
@@ -516,6 +519,10 @@ int fpga_dfl_port_check_abandoned(struct fpga_dfl_device *fdev);
 /* Partial reconfiguration of the AFU behind a port (dfl-program.c) */
 int fpga_dfl_port_program(struct fpga_dfl_device *fme, unsigned int port_num,
 			  int (*program)(void *data), void *data);
+/* A port released from the host and assigned back (dfl-program.c) */
+int fpga_dfl_port_release(struct fpga_dfl_device *fme, unsigned int port_num);
+int fpga_dfl_port_assign(struct fpga_dfl_device *fme, unsigned int port_num);
+ssize_t fpga_dfl_ports_released_show(struct fpga_dfl_device *fme, char *buf);
 
 int __fpga_dfl_driver_register(struct fpga_dfl_driver *drv,
 			       struct module *owner);

@@ -65,8 +65,14 @@ struct fpga_dfl_claim {
  *		being walked), or FPGA_DFL_NO_PORT_NUM
  * @num_reports: malformed entries reported while walking
  * @last_report: offset of the last one
+ * @port_released: each port was released (DFL_FPGA_FME_PORT_RELEASE):
+ *		its device is gone from the host until it is assigned again
+ * @released_id: a released port's system-wide number (fpga-port.N),
+ *		kept for its assignment
+ * @released_override: its driver override, or NULL
  * @lock:	serialises programming (dfl-program.c), which replaces a
- *		port, with the card's addition and removal; protects @removing
+ *		port, release and assignment with the card's addition and
+ *		removal; protects @removing and the @port_released state
  * @removing:	fpga_dfl_card_remove() has begun
  * @abandon_lock: protects @abandoned, held while they are released
  * @abandoned:	per port, by its place (as @ports), DMA its driver left
@@ -95,6 +101,9 @@ struct fpga_dfl_card {
 	unsigned int walk_port_num;
 	unsigned int num_reports;
 	resource_size_t last_report;
+	bool port_released[FME_MAX_PORTS];
+	int released_id[FME_MAX_PORTS];
+	char *released_override[FME_MAX_PORTS];
 	struct mutex lock;	/* programming vs add and removal; @removing */
 	bool removing;
 	struct mutex abandon_lock;	/* abandoned */
@@ -115,6 +124,7 @@ struct fpga_dfl_device *fpga_dfl_port_rewalk(struct fpga_dfl_card *card,
 					     unsigned int n,
 					     resource_size_t ofs);
 int fpga_dfl_port_index(struct fpga_dfl_card *card, unsigned int port_num);
+void fpga_dfl_port_id_free(int id);
 int fpga_dfl_device_add(struct fpga_dfl_card *card,
 			struct fpga_dfl_device *fdev);
 
