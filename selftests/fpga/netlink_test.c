@@ -955,4 +955,48 @@ TEST_F(nl, port_program)
 	nl_socket_free(ls);
 }
 
+/*
+ * A port released from the host (the FME's DFL_FPGA_FME_PORT_RELEASE) is
+ * announced, is not netlink's to reset or program (it has no device), nor
+ * the FME's to program (EBUSY), and is announced when assigned back
+ */
+TEST_F(nl, port_release_and_assign)
+{
+	struct nl_sock *ls = nlt_listen();
+	char path[256], fme[64];
+	struct nlt_event ev;
+	uint8_t *bs;
+	size_t len;
+	int fd, port = 0;
+
+	ASSERT_EQ(0, run_cmd("modprobe fpga_fme"));
+	ASSERT_NE(NULL, ls);
+	ASSERT_EQ(self->port, sim_port_by_id(self->card, 0));
+	ASSERT_EQ(0, card_child(self->card, "fpga-fme.", path, sizeof(path)));
+	snprintf(fme, sizeof(fme), "/dev/%s", strrchr(path, '/') + 1);
+	fd = open(fme, O_RDWR);
+	ASSERT_GE(fd, 0);
+
+	ASSERT_EQ(0, ioctl(fd, DFL_FPGA_FME_PORT_RELEASE, &port));
+	ASSERT_TRUE(nlt_wait_event(ls, FPGA_NL_CMD_EVENT_PORT_RELEASED,
+				   self->port_name, &ev));
+	EXPECT_EQ(-ENODEV, nlt_port_cmd(self->sk, self->family,
+					FPGA_NL_CMD_PORT_RESET, self->port, -1,
+					&self->r));
+	EXPECT_EQ(-ENODEV, nlt_program(self, FW_NAME, true));
+	bs = pr_bitstream(NLB0_ID, FPGA_SIM_INTERFACE_ID, 16, &len);
+	ASSERT_NE(NULL, bs);
+	EXPECT_EQ(-EBUSY, pr_program(fd, 0, bs, len));
+	free(bs);
+
+	ASSERT_EQ(0, ioctl(fd, DFL_FPGA_FME_PORT_ASSIGN, &port));
+	ASSERT_TRUE(nlt_wait_event(ls, FPGA_NL_CMD_EVENT_PORT_ASSIGNED,
+				   self->port_name, &ev));
+	EXPECT_EQ(0, nlt_port_cmd(self->sk, self->family,
+				  FPGA_NL_CMD_PORT_RESET, self->port, -1,
+				  &self->r)) TH_LOG("%s", self->r.msg);
+	close(fd);
+	nl_socket_free(ls);
+}
+
 TEST_HARNESS_MAIN

@@ -4,7 +4,9 @@
  * port leaves the host (its devices, nodes and netlink inventory) and
  * comes back under its name; ports are named by the FME register's n.
  */
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <sys/mman.h>
 #include <linux/fpga-dfl.h>
 
@@ -285,6 +287,58 @@ TEST_F(rel, fpgactl_shows_released)
 		run_cmd("fpgactl info %s >&2", strrchr(self->fme_dev, '/') + 1);
 	}
 	EXPECT_EQ(0, assign(self, port));
+}
+
+/*
+ * Opens racing releases: an open that passed the busy check keeps no file
+ * on a released port.  Its file is cut off as on unplug (ENODEV), or the
+ * release saw it (EBUSY); the port comes back working.
+ */
+TEST_F(rel, release_races_open)
+{
+	int port = variant->first, num = sim_port_by_id(self->card, port);
+	int released = 0, busy = 0, status;
+	char dev[64];
+	pid_t pid;
+
+	ASSERT_GE(num, 0);
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", num);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		int bad = 0;
+
+		for (int i = 0; i < 20000; i++) {
+			int fd = open(dev, O_RDWR);
+			int v;
+
+			if (fd < 0)
+				continue;
+			/* Either the port is here, or the file is cut off */
+			v = ioctl(fd, DFL_FPGA_GET_API_VERSION);
+			if (v != DFL_FPGA_API_VERSION && errno != ENODEV)
+				bad++;
+			close(fd);
+		}
+		_exit(bad ? 1 : 0);
+	}
+	for (int i = 0; i < 200; i++) {
+		if (!release(self, port)) {
+			released++;
+			ASSERT_EQ(0, assign(self, port));
+		} else {
+			EXPECT_EQ(EBUSY, errno);
+			busy++;
+		}
+	}
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	if (WIFEXITED(status))
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	TH_LOG("%d released, %d refused as busy", released, busy);
+	EXPECT_GT(released, 0);
+	EXPECT_EQ(num, sim_port_by_id(self->card, port));
+	port_works(_metadata, num);
 }
 
 TEST_HARNESS_MAIN
