@@ -273,13 +273,22 @@ TEST_F(rel, card_removal_with_port_released)
 	EXPECT_GE(sim_port_by_id(self->card, port), 0);
 }
 
-/* fpgactl info of the FME names the released port */
+/* fpgactl info and list: the FME names the released port */
 TEST_F(rel, fpgactl_shows_released)
 {
+	const char *fme = strrchr(self->fme_dev, '/') + 1;
 	int port = variant->first;
 	char cmd[256];
 
 	ASSERT_EQ(0, release(self, port));
+	EXPECT_EQ(0, run_cmd("fpgactl list | grep -q '^%s:.* released ports %d$'",
+			     fme, port)) {
+		run_cmd("fpgactl list >&2");
+	}
+	EXPECT_EQ(0, run_cmd("fpgactl -j list | grep -q '\"released_ports\": *\"%d\"'",
+			     port)) {
+		run_cmd("fpgactl -j list >&2");
+	}
 	snprintf(cmd, sizeof(cmd),
 		 "fpgactl info %s | grep -qi 'released.*%d'",
 		 strrchr(self->fme_dev, '/') + 1, port);
@@ -319,6 +328,8 @@ TEST_F(rel, release_races_open)
 			if (v != DFL_FPGA_API_VERSION && errno != ENODEV)
 				bad++;
 			close(fd);
+			/* A window with the port closed, for a release */
+			usleep(100);
 		}
 		_exit(bad ? 1 : 0);
 	}

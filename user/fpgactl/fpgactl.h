@@ -141,6 +141,7 @@ int fc_gbs_print(const char *path, const uint8_t *buf, size_t size);
 
 /* " afu_id X (nlb0)": an AFU's GUID (32 hex digits), and its name if known */
 void fc_afu_id(const char *afu_id);
+void fc_released_ports(const struct fpga_fme_ref *ref);
 
 /* ---- commands ---- */
 

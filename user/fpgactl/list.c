@@ -13,6 +13,8 @@
 
 static void fc_list_one(const struct fpga_dev_info *d)
 {
+	struct fpga_fme_ref ref;
+
 	fc_obj_open(NULL);
 	fc_str("name", "%s:", d->name);
 	fc_str("type", NULL, d->type == FPGA_DEV_PORT ? "port" : "fme");
@@ -34,6 +36,10 @@ static void fc_list_one(const struct fpga_dev_info *d)
 		if (d->bitstream_id[0])
 			fc_str("bitstream_id", " bitstream_id %s",
 			       d->bitstream_id);
+		/* A released port is in no dump: its FME says so */
+		snprintf(ref.sysfs, sizeof(ref.sysfs), "%s" FPGA_SYSFS_BUS "/%s",
+			 fpga_sysfs_root(), d->name);
+		fc_released_ports(&ref);
 	}
 	fc_text("\n");
 	fc_obj_close();

@@ -80,10 +80,19 @@ void fc_afu_id(const char *afu_id)
 		fc_str("afu", " (%s)", name);
 }
 
+/* Ports the FME released from the host, by their numbers on the card */
+void fc_released_ports(const struct fpga_fme_ref *ref)
+{
+	char path[sizeof(ref->sysfs) + 32], rel[128];
+
+	snprintf(path, sizeof(path), "%s/released_ports", ref->sysfs);
+	if (!fpga_sysfs_read(path, rel, sizeof(rel)) && rel[0])
+		fc_str("released_ports", " released ports %s", rel);
+}
+
 /* An FME: its card, ports and the PR interface id its bitstream offers */
 static int fc_info_fme(const struct fpga_fme_ref *ref)
 {
-	char path[sizeof(ref->sysfs) + 32], rel[128];
 	uint8_t ifid[FPGA_UUID_SIZE];
 	char s[FPGA_UUID_STR];
 	struct fpga_dev_info d;
@@ -113,10 +122,7 @@ static int fc_info_fme(const struct fpga_fme_ref *ref)
 		fpga_uuid_str(ifid, s);
 		fc_str("interface_id", " interface_id %s", s);
 	}
-	/* Ports the FME released from the host, by their numbers on the card */
-	snprintf(path, sizeof(path), "%s/released_ports", ref->sysfs);
-	if (!fpga_sysfs_read(path, rel, sizeof(rel)) && rel[0])
-		fc_str("released_ports", " released ports %s", rel);
+	fc_released_ports(ref);
 	fc_text("\n");
 	fc_obj_close();
 	return FC_OK;
