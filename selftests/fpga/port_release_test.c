@@ -277,10 +277,18 @@ TEST_F(rel, card_removal_with_port_released)
 TEST_F(rel, fpgactl_shows_released)
 {
 	const char *fme = strrchr(self->fme_dev, '/') + 1;
-	int port = variant->first;
+	int port = variant->first, num = sim_port_by_id(self->card, port);
 	char cmd[256];
 
+	ASSERT_GE(num, 0);
+	/* fpgactl monitor, for the 3 s around the release */
+	ASSERT_EQ(0, run_cmd("fpgactl monitor --timeout 3 > /tmp/port_release_mon 2>&1 &"));
+	usleep(500000);
 	ASSERT_EQ(0, release(self, port));
+	EXPECT_EQ(0, run_cmd("sleep 3; grep -q ' port-released fpga-port.%d card ' /tmp/port_release_mon",
+			     num)) {
+		run_cmd("cat /tmp/port_release_mon >&2");
+	}
 	EXPECT_EQ(0, run_cmd("fpgactl list | grep -q '^%s:.* released ports %d$'",
 			     fme, port)) {
 		run_cmd("fpgactl list >&2");

@@ -217,6 +217,8 @@ static const char *const fpga_nl_event_names[] = {
 	[FPGA_NL_CMD_EVENT_DRIVER_UNBOUND]	= "driver-unbound",
 	[FPGA_NL_CMD_EVENT_ERROR_RAISED]	= "error-raised",
 	[FPGA_NL_CMD_EVENT_IRQ]			= "irq",
+	[FPGA_NL_CMD_EVENT_PORT_RELEASED]	= "port-released",
+	[FPGA_NL_CMD_EVENT_PORT_ASSIGNED]	= "port-assigned",
 };
 
 static int fpga_nl_event_cb(struct nl_msg *msg, void *arg)
