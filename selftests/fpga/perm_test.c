@@ -1138,8 +1138,10 @@ FIXTURE_TEARDOWN(perm)
  * Every cell of the variant's card, user after user: one fixture for all
  * four, as loading the modules and making the cards costs more than the
  * cells.  Each cell that differs from security.md is a line of its own.
+ * Seconds on Debian's kernels, more than the harness's 30 s on the debug
+ * kernel (the release and assign rows unplug and add a port per cell).
  */
-TEST_F(perm, matrix)
+TEST_F_TIMEOUT(perm, matrix, 300)
 {
 	static const char *const card_names[CARDS] = {
 		"translated", "untranslated",
