@@ -203,6 +203,12 @@ static void fpga_dfl_pci_remove(struct pci_dev *pdev)
 {
 	struct fpga_dfl_pci *fp = pci_get_drvdata(pdev);
 
+	/*
+	 * No DMA from here on: the core frees what an AFU that ignored its
+	 * reset was left (dfl-reset.c), and an IOMMU in lazy mode may still
+	 * translate for a while after the unmap.  The resets are polled.
+	 */
+	pci_clear_master(pdev);
 	fpga_dfl_pci_remove_cards(fp);
 	if (fp->num_irqs)
 		pci_free_irq_vectors(pdev);

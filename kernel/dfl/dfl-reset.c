@@ -397,10 +397,12 @@ void fpga_dfl_card_release_abandoned(struct fpga_dfl_card *card)
 			continue;
 		}
 		/* Physical addresses: a running AFU still reaches them */
+		mutex_lock(&card->abandon_lock);
 		list_for_each_entry_safe(ab, next, &card->abandoned[n], node) {
 			list_del(&ab->node);
 			kmemleak_not_leak(ab);
 			module_put(ab->owner);
 		}
+		mutex_unlock(&card->abandon_lock);
 	}
 }
