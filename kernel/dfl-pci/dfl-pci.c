@@ -7,6 +7,8 @@
  *
  *   echo VENDOR DEVICE > /sys/bus/pci/drivers/fpga_dfl_pci/new_id
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/dma-mapping.h>
 #include <linux/iommu.h>
 #include <linux/module.h>
@@ -208,10 +210,43 @@ static void fpga_dfl_pci_remove(struct pci_dev *pdev)
 	 * reset was left (dfl-reset.c), and an IOMMU in lazy mode may still
 	 * translate for a while after the unmap.  The resets are polled.
 	 */
+	pci_disable_sriov(pdev);
 	pci_clear_master(pdev);
 	fpga_dfl_pci_remove_cards(fp);
 	if (fp->num_irqs)
 		pci_free_irq_vectors(pdev);
+}
+
+/*
+ * sriov_numvfs, with upstream's rule (dfl-sriov.c): as many VFs as the
+ * card has released ports; 0 routes them back to the PF.
+ */
+static int fpga_dfl_pci_sriov_configure(struct pci_dev *pdev, int num_vfs)
+{
+	struct fpga_dfl_pci *fp = pci_get_drvdata(pdev);
+	unsigned int i;
+	int ret = -ENODEV;
+
+	if (!num_vfs) {
+		pci_disable_sriov(pdev);
+		for (i = 0; i < fp->num_lists; i++)
+			if (fp->cards[i])
+				fpga_dfl_card_sriov_disable(fp->cards[i]);
+		return 0;
+	}
+	/* The card with the FME answers; the others are ports in other BARs */
+	for (i = 0; i < fp->num_lists && ret == -ENODEV; i++)
+		if (fp->cards[i])
+			ret = fpga_dfl_card_sriov_enable(fp->cards[i], num_vfs);
+	if (ret)
+		return ret;
+	ret = pci_enable_sriov(pdev, num_vfs);
+	if (ret) {
+		dev_err(&pdev->dev, "cannot enable %d VFs: %d\n", num_vfs, ret);
+		fpga_dfl_card_sriov_disable(fp->cards[i - 1]);
+		return ret;
+	}
+	return num_vfs;
 }
 
 static struct pci_driver fpga_dfl_pci_driver = {
@@ -219,8 +254,52 @@ static struct pci_driver fpga_dfl_pci_driver = {
 	.id_table = fpga_dfl_pci_ids,
 	.probe = fpga_dfl_pci_probe,
 	.remove = fpga_dfl_pci_remove,
+	.sriov_configure = fpga_dfl_pci_sriov_configure,
 };
-module_pci_driver(fpga_dfl_pci_driver);
+
+/*
+ * OPAE's admin tools (fpgasupdate, rsu, fpgaport) look for cards only if
+ * /sys/bus/pci/drivers/dfl-pci exists, upstream's driver's name.  Where
+ * upstream's is absent (Debian's kernels build no FPGA drivers) this
+ * driver registers under that name too, with no ids of its own: a function
+ * bound through its new_id, as upstream documents, is enumerated alike.
+ */
+static struct pci_driver fpga_dfl_pci_upstream_name = {
+	.name = "dfl-pci",
+	.probe = fpga_dfl_pci_probe,
+	.remove = fpga_dfl_pci_remove,
+	.sriov_configure = fpga_dfl_pci_sriov_configure,
+};
+
+static bool fpga_dfl_pci_has_upstream_name;
+
+static int __init fpga_dfl_pci_init(void)
+{
+	int ret;
+
+	ret = pci_register_driver(&fpga_dfl_pci_driver);
+	if (ret)
+		return ret;
+	if (driver_find(fpga_dfl_pci_upstream_name.name, &pci_bus_type)) {
+		pr_info("PCI driver dfl-pci is upstream's: not registered under that name\n");
+		return 0;
+	}
+	/* Not fatal: only the tools that look for the name miss it */
+	ret = pci_register_driver(&fpga_dfl_pci_upstream_name);
+	if (ret)
+		pr_warn("cannot register as PCI driver dfl-pci: %d\n", ret);
+	fpga_dfl_pci_has_upstream_name = !ret;
+	return 0;
+}
+module_init(fpga_dfl_pci_init);
+
+static void __exit fpga_dfl_pci_exit(void)
+{
+	if (fpga_dfl_pci_has_upstream_name)
+		pci_unregister_driver(&fpga_dfl_pci_upstream_name);
+	pci_unregister_driver(&fpga_dfl_pci_driver);
+}
+module_exit(fpga_dfl_pci_exit);
 
 MODULE_DESCRIPTION("PCIe enumerator of DFL FPGA cards");
 MODULE_LICENSE("GPL");

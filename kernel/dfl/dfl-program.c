@@ -290,12 +290,6 @@ out_unlock:
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_port_release);
 
-/* SR-IOV: a port is not assigned back while VFs may hold it (none yet) */
-static bool fpga_dfl_card_vfs_enabled(struct fpga_dfl_card *card)
-{
-	return false;
-}
-
 /**
  * fpga_dfl_port_assign() - give a released port back to the host
  * @fme: the card's FME

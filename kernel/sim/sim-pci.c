@@ -8,19 +8,21 @@
  * in a PCI domain nobody else uses (FPGA_SIM_PCI_DOMAIN or the next free
  * one), and answers that bus's configuration space itself, the way vmd
  * does for the buses behind it.  Card n's function sits in the first free
- * slot: vendor 0x0000 (no vendor's), device 0xd5f1, class "processing
- * accelerator", no BAR and no interrupt; a card of board n3000 has
- * Intel's N3000 ids (8086:0b30), which fpga_dfl_pci and upstream's
- * dfl-pci also match, so its driver_override names fpga_sim_pci before
- * the function is added.  The function carries the card's
- * identity and its fpga_region devices; registers, DMA and interrupts stay
- * with the fpga_sim device, as before.
+ * slot, its configuration space what sim-pci-cfg.c says; a card of board
+ * n3000 has Intel's N3000 ids, which fpga_dfl_pci and upstream's dfl-pci
+ * also match, so its driver_override names fpga_sim_pci before the
+ * function is added.  The function carries the card's identity and its
+ * fpga_region devices; registers, DMA and interrupts stay with the
+ * fpga_sim device, as before.
  *
  * The function is bound to a driver of ours, fpga_sim_pci, whose only job
  * is its removal: "echo 1 > .../remove" is the card's surprise removal (its
  * FME and ports go, open files see -ENODEV), and the slot stays empty until
  * the card is deleted, so a rescan does not bring back a card without its
  * DFL.  A card added when every slot is taken has no PCI function.
+ *
+ * The driver's sriov_configure follows upstream's rule (dfl-sriov.c): as
+ * many VFs as released ports.  The PCI core adds the VFs to the bus.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,32 +31,25 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 
+#include <fpga-suite/dfl-core.h>
 #include "fpga-compat.h"
-#include "sim.h"
+#include "sim-pci.h"
 
 #define FPGA_SIM_PCI_DOMAIN		0xf5a0
 #define FPGA_SIM_PCI_DOMAIN_TRIES	16
 #define FPGA_SIM_PCI_SLOTS		32
-#define FPGA_SIM_PCI_VENDOR		0x0000
-#define FPGA_SIM_PCI_DEVICE		0xd5f1
-/* Base class 0x12, processing accelerator (PCI Code and ID Assignment) */
-#define FPGA_SIM_PCI_CLASS		0x120000
-#define FPGA_SIM_PCI_REVISION		0x01
-/* board=n3000: Intel's PAC N3000, its subsystem the same ids */
-#define FPGA_SIM_PCI_N3000_VENDOR	PCI_VENDOR_ID_INTEL
-#define FPGA_SIM_PCI_N3000_DEVICE	0x0b30
 
 /**
  * struct fpga_sim_pci_slot - one slot of the bus
  * @sim:	the card in it, NULL if free
  * @ejected:	the card's function was removed: the slot answers nothing
  *		until the card is deleted
- * @cfg:	the function's configuration header
+ * @cfg:	the configuration space of its functions
  */
 struct fpga_sim_pci_slot {
 	struct fpga_sim *sim;
 	bool ejected;
-	u8 cfg[PCI_STD_HEADER_SIZEOF];
+	struct fpga_sim_pci_cfg cfg;
 };
 
 /* Config accessors run under the PCI core's raw pci_lock */
@@ -65,15 +60,18 @@ static struct pci_driver fpga_sim_pci_driver;
 /* x86's pci_domain_nr() reads the domain from the bus's sysdata */
 static struct pci_sysdata fpga_sim_pci_sysdata;
 
-/* The slot of @devfn if it holds a function; under fpga_sim_pci_lock */
+/*
+ * The slot of @devfn if it holds that function (a card's PF, or one of its
+ * VFs); under fpga_sim_pci_lock
+ */
 static struct fpga_sim_pci_slot *fpga_sim_pci_present(unsigned int devfn)
 {
-	struct fpga_sim_pci_slot *slot;
+	struct fpga_sim_pci_slot *slot = &fpga_sim_pci_slots[PCI_SLOT(devfn)];
 
-	if (PCI_FUNC(devfn))
+	if (!slot->sim || slot->ejected ||
+	    !fpga_sim_pci_cfg_has_func(&slot->cfg, PCI_FUNC(devfn)))
 		return NULL;
-	slot = &fpga_sim_pci_slots[PCI_SLOT(devfn)];
-	return slot->sim && !slot->ejected ? slot : NULL;
+	return slot;
 }
 
 static int fpga_sim_pci_read(struct pci_bus *bus, unsigned int devfn,
@@ -81,8 +79,6 @@ static int fpga_sim_pci_read(struct pci_bus *bus, unsigned int devfn,
 {
 	struct fpga_sim_pci_slot *slot;
 	unsigned long flags;
-	u32 v = 0;
-	int i;
 
 	raw_spin_lock_irqsave(&fpga_sim_pci_lock, flags);
 	slot = fpga_sim_pci_present(devfn);
@@ -91,30 +87,22 @@ static int fpga_sim_pci_read(struct pci_bus *bus, unsigned int devfn,
 		PCI_SET_ERROR_RESPONSE(val);
 		return PCIBIOS_DEVICE_NOT_FOUND;
 	}
-	/* Past the header: no capabilities, all zero */
-	for (i = 0; i < size; i++)
-		if (where + i < sizeof(slot->cfg))
-			v |= slot->cfg[where + i] << (8 * i);
+	*val = fpga_sim_pci_cfg_read(&slot->cfg, PCI_FUNC(devfn), where, size);
 	raw_spin_unlock_irqrestore(&fpga_sim_pci_lock, flags);
-	*val = v;
 	return PCIBIOS_SUCCESSFUL;
 }
 
-/* Only the command register is writable; BARs stay 0, so there are none */
 static int fpga_sim_pci_write(struct pci_bus *bus, unsigned int devfn,
 			      int where, int size, u32 val)
 {
 	struct fpga_sim_pci_slot *slot;
 	unsigned long flags;
-	int i;
 
 	raw_spin_lock_irqsave(&fpga_sim_pci_lock, flags);
 	slot = fpga_sim_pci_present(devfn);
 	if (slot)
-		for (i = 0; i < size; i++)
-			if (where + i == PCI_COMMAND ||
-			    where + i == PCI_COMMAND + 1)
-				slot->cfg[where + i] = val >> (8 * i);
+		fpga_sim_pci_cfg_write(&slot->cfg, PCI_FUNC(devfn), where,
+				       size, val);
 	raw_spin_unlock_irqrestore(&fpga_sim_pci_lock, flags);
 	return slot ? PCIBIOS_SUCCESSFUL : PCIBIOS_DEVICE_NOT_FOUND;
 }
@@ -123,31 +111,6 @@ static struct pci_ops fpga_sim_pci_ops = {
 	.read	= fpga_sim_pci_read,
 	.write	= fpga_sim_pci_write,
 };
-
-/* Store @len bytes of @val at @ofs, little-endian as PCI is */
-static void fpga_sim_pci_cfg_put(u8 *cfg, int ofs, u32 val, int len)
-{
-	for (; len; len--, ofs++, val >>= 8)
-		cfg[ofs] = val;
-}
-
-static void fpga_sim_pci_cfg_init(u8 *cfg, enum fpga_sim_board board)
-{
-	u16 vendor = FPGA_SIM_PCI_VENDOR, device = FPGA_SIM_PCI_DEVICE;
-
-	if (board == FPGA_SIM_BOARD_N3000) {
-		vendor = FPGA_SIM_PCI_N3000_VENDOR;
-		device = FPGA_SIM_PCI_N3000_DEVICE;
-	}
-	memset(cfg, 0, PCI_STD_HEADER_SIZEOF);
-	fpga_sim_pci_cfg_put(cfg, PCI_VENDOR_ID, vendor, 2);
-	fpga_sim_pci_cfg_put(cfg, PCI_DEVICE_ID, device, 2);
-	fpga_sim_pci_cfg_put(cfg, PCI_CLASS_REVISION,
-			     FPGA_SIM_PCI_CLASS << 8 | FPGA_SIM_PCI_REVISION, 4);
-	cfg[PCI_HEADER_TYPE] = PCI_HEADER_TYPE_NORMAL;
-	fpga_sim_pci_cfg_put(cfg, PCI_SUBSYSTEM_VENDOR_ID, vendor, 2);
-	fpga_sim_pci_cfg_put(cfg, PCI_SUBSYSTEM_ID, device, 2);
-}
 
 /* Take a free slot for @sim; its number, or -ENOSPC */
 static int fpga_sim_pci_slot_take(struct fpga_sim *sim)
@@ -160,7 +123,8 @@ static int fpga_sim_pci_slot_take(struct fpga_sim *sim)
 		struct fpga_sim_pci_slot *slot = &fpga_sim_pci_slots[i];
 
 		if (!slot->sim) {
-			fpga_sim_pci_cfg_init(slot->cfg, sim->board);
+			fpga_sim_pci_cfg_init(&slot->cfg, sim->board,
+					      sim->num_ports);
 			slot->ejected = false;
 			slot->sim = sim;
 			break;
@@ -298,7 +262,8 @@ static int fpga_sim_pci_probe(struct pci_dev *pdev,
 {
 	struct fpga_sim *sim;
 
-	if (pdev->bus != fpga_sim_pci_bus)
+	/* A card's PF only, whatever a driver_override says */
+	if (pdev->bus != fpga_sim_pci_bus || PCI_FUNC(pdev->devfn))
 		return -ENODEV;
 	sim = fpga_sim_pci_slot_sim(pdev->devfn);
 	if (!sim)
@@ -316,9 +281,70 @@ static void fpga_sim_pci_remove(struct pci_dev *pdev)
 {
 	struct fpga_sim *sim = pci_get_drvdata(pdev);
 
+	/* The VFs go first, as on a PAC/OFS card: they present its ports */
+	pci_disable_sriov(pdev);
 	fpga_sim_card_unplug(sim);
 	fpga_sim_pci_slot_set(PCI_SLOT(pdev->devfn), sim, true);
 	sysfs_remove_link(&sim->dev.kobj, "pci_function");
+}
+
+/* The card's core state, under its card_lock: upstream's rule, dfl-sriov.c */
+static int fpga_sim_pci_sriov_card(struct fpga_sim *sim, unsigned int num_vfs)
+{
+	int ret = 0;
+
+	mutex_lock(&sim->card_lock);
+	if (!sim->card)
+		ret = num_vfs ? -ENODEV : 0;
+	else if (num_vfs)
+		ret = fpga_dfl_card_sriov_enable(sim->card, num_vfs);
+	else
+		fpga_dfl_card_sriov_disable(sim->card);
+	mutex_unlock(&sim->card_lock);
+	return ret;
+}
+
+/*
+ * sriov_numvfs, under the PF's device lock.  The card's lock is not held
+ * across pci_enable_sriov(): a VF's driver may look the card up as it
+ * binds.  A card removed meanwhile disables the VFs (fpga_sim_pci_remove()).
+ */
+static int fpga_sim_pci_sriov_configure(struct pci_dev *pdev, int num_vfs)
+{
+	struct fpga_sim *sim = pci_get_drvdata(pdev);
+	int ret;
+
+	if (!num_vfs) {
+		pci_disable_sriov(pdev);
+		return fpga_sim_pci_sriov_card(sim, 0);
+	}
+	ret = fpga_sim_pci_sriov_card(sim, num_vfs);
+	if (ret)
+		return ret;
+	ret = pci_enable_sriov(pdev, num_vfs);
+	if (ret) {
+		dev_err(&pdev->dev, "cannot enable %d VFs: %d\n", num_vfs, ret);
+		fpga_sim_pci_sriov_card(sim, 0);
+		return ret;
+	}
+	return num_vfs;
+}
+
+/**
+ * fpga_sim_pci_vfs_off() - disable @sim's VFs, before its card goes
+ * @sim: the card, being deleted
+ */
+void fpga_sim_pci_vfs_off(struct fpga_sim *sim)
+{
+	struct pci_dev *pdev = sim->pdev;
+
+	if (!pdev)
+		return;
+	device_lock(&pdev->dev);
+	/* Not if the function was removed: its removal did it */
+	if (pdev->dev.driver == &fpga_sim_pci_driver.driver)
+		fpga_sim_pci_sriov_configure(pdev, 0);
+	device_unlock(&pdev->dev);
 }
 
 static const struct pci_device_id fpga_sim_pci_ids[] = {
@@ -331,6 +357,7 @@ static struct pci_driver fpga_sim_pci_driver = {
 	.id_table	= fpga_sim_pci_ids,
 	.probe		= fpga_sim_pci_probe,
 	.remove		= fpga_sim_pci_remove,
+	.sriov_configure = fpga_sim_pci_sriov_configure,
 	/* Unbinding would leave the regions under an unowned function */
 	.driver.suppress_bind_attrs = true,
 };

@@ -40,7 +40,7 @@ full)
 	;;
 ci)
 	DEBUG_TESTS=${DEBUG_TESTS:-kunit stress fpga:modules_test fpga:sim_test fpga:fme_test \
-fpga:port_test fpga:uio_test fpga:pr_test fpga:port_release_test \
+fpga:port_test fpga:uio_test fpga:pr_test fpga:port_release_test fpga:sriov_test \
 fpga:remote_access_test fpga:bmc_test \
 fpga:dfl_collision_test.sh fpga:dfl_abi_test.sh \
 fault:fault_card_test \

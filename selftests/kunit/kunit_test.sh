@@ -18,7 +18,7 @@ KUNIT_DIR=${KUNIT_DIR:-/sys/kernel/debug/kunit}
 suites_of()
 {
 	case "$1" in
-	fpga_dfl_kunit) echo fpga_dfl_parser fpga_dfl_counters ;;
+	fpga_dfl_kunit) echo fpga_dfl_parser fpga_dfl_sriov fpga_dfl_counters ;;
 	fpga_fme_kunit) echo fpga_pmu_config ;;
 	fpga_port_kunit) echo fpga_port_region fpga_port_dma ;;
 	fpga_sim_kunit) echo fpga_sim_reset fpga_sim_error fpga_sim_layout fpga_sim_sensors fpga_sim_pr \

@@ -7,6 +7,8 @@
  * pointing to a port with its error feature and a 4 KiB AFU) that a case
  * then breaks in one place; the case checks what was kept, what was not,
  * how many entries were reported and at which offset.
+ *
+ * KUnit suite fpga_dfl_sriov: dfl-sriov.c's rule on such a card.
  */
 #include <kunit/test.h>
 #include <linux/bitfield.h>
@@ -921,7 +923,67 @@ static struct kunit_suite dfl_parser_suite = {
 	.test_cases = dfl_parser_cases,
 };
 
-kunit_test_suite(dfl_parser_suite);
+/* The FME register that names port @n */
+static u64 port_ofst(struct dfl_kunit *t, unsigned int n)
+{
+	return win_get(t, FME + FME_HDR_PORT_OFST(n));
+}
+
+/*
+ * Upstream's rule (dfl-sriov.c) on a card whose one port is port 2: as
+ * many VFs as released ports, routed by the register that names the port
+ */
+static void dfl_sriov_released_ports_only(struct kunit *test)
+{
+	struct dfl_kunit *t = test->priv;
+	struct fpga_dfl_card *card;
+
+	sane_card(t);
+	win_put(t, FME + FME_HDR_PORT_OFST(2), port_ofst(t, 0));
+	win_put(t, FME + FME_HDR_PORT_OFST(0), 0);
+	card = enumerate_ok(test);
+	KUNIT_ASSERT_EQ(test, the_port(test)->port_num, 2);
+
+	/* Nothing released: no VF */
+	KUNIT_EXPECT_EQ(test, fpga_dfl_card_sriov_enable(card, 1), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, port_ofst(t, 2) & FME_PORT_OFST_ACC_VF);
+
+	/* As fpga_dfl_port_release() leaves a port with no device */
+	card->port_released[0] = true;
+	card->released_id[0] = -1;
+	KUNIT_EXPECT_EQ(test, fpga_dfl_card_sriov_enable(card, 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fpga_dfl_card_sriov_enable(card, 0), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, port_ofst(t, 2) & FME_PORT_OFST_ACC_VF);
+	KUNIT_EXPECT_EQ(test, fpga_dfl_card_vf_port(card, 0), -ENODEV);
+
+	KUNIT_ASSERT_EQ(test, fpga_dfl_card_sriov_enable(card, 1), 0);
+	KUNIT_EXPECT_TRUE(test, port_ofst(t, 2) & FME_PORT_OFST_ACC_VF);
+	KUNIT_EXPECT_EQ(test, fpga_dfl_card_vf_port(card, 0), 2);
+	KUNIT_EXPECT_EQ(test, fpga_dfl_card_vf_port(card, 1), -ENODEV);
+	KUNIT_EXPECT_EQ(test, fpga_dfl_card_sriov_enable(card, 1), -EBUSY);
+
+	/* Back to the PF, still released; the rest of the register kept */
+	fpga_dfl_card_sriov_disable(card);
+	KUNIT_EXPECT_EQ(test, port_ofst(t, 2),
+			FME_PORT_OFST_IMP | FIELD_PREP(FME_PORT_OFST_DFH, PORT));
+	KUNIT_EXPECT_EQ(test, fpga_dfl_card_vf_port(card, 0), -ENODEV);
+	KUNIT_EXPECT_TRUE(test, card->port_released[0]);
+	card->port_released[0] = false;
+}
+
+static struct kunit_case dfl_sriov_cases[] = {
+	KUNIT_CASE(dfl_sriov_released_ports_only),
+	{}
+};
+
+static struct kunit_suite dfl_sriov_suite = {
+	.name = "fpga_dfl_sriov",
+	.init = dfl_parser_init,
+	.exit = dfl_parser_exit,
+	.test_cases = dfl_sriov_cases,
+};
+
+kunit_test_suites(&dfl_parser_suite, &dfl_sriov_suite);
 
 MODULE_DESCRIPTION("KUnit suite of the DFL parser (fpga_dfl)");
 MODULE_LICENSE("GPL");

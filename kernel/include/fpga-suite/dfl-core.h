@@ -350,6 +350,12 @@ void fpga_dfl_irqs_free(struct fpga_dfl_irqs *irqs);
 struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info);
 void fpga_dfl_card_remove(struct fpga_dfl_card *card);
 
+/* SR-IOV (dfl-sriov.c): VFs present the card's released ports */
+int fpga_dfl_card_sriov_enable(struct fpga_dfl_card *card,
+			       unsigned int num_vfs);
+void fpga_dfl_card_sriov_disable(struct fpga_dfl_card *card);
+int fpga_dfl_card_vf_port(struct fpga_dfl_card *card, unsigned int vf);
+
 /**
  * struct fpga_dfl_node - an FIU's upstream-named node, dfl-fme.N or
  * dfl-port.N, under its region (dfl-region.c)

@@ -72,8 +72,11 @@ struct fpga_dfl_claim {
  * @released_override: its driver override, or NULL
  * @lock:	serialises programming (dfl-program.c), which replaces a
  *		port, release and assignment with the card's addition and
- *		removal; protects @removing and the @port_released state
+ *		removal; protects @removing, the @port_released state and
+ *		@num_vfs
  * @removing:	fpga_dfl_card_remove() has begun
+ * @num_vfs:	VFs enabled, each presenting a released port (dfl-sriov.c)
+ * @vf_place:	the place (as @ports) of the port each VF presents
  * @abandon_lock: protects @abandoned, held while they are released
  * @abandoned:	per port, by its place (as @ports), DMA its driver left
  *		mapped for an AFU that did not stop (struct
@@ -106,6 +109,8 @@ struct fpga_dfl_card {
 	char *released_override[FME_MAX_PORTS];
 	struct mutex lock;	/* programming vs add and removal; @removing */
 	bool removing;
+	unsigned int num_vfs;
+	unsigned int vf_place[FME_MAX_PORTS];
 	struct mutex abandon_lock;	/* abandoned */
 	struct list_head abandoned[FME_MAX_PORTS];
 };
@@ -118,6 +123,9 @@ void fpga_dfl_card_discard(struct fpga_dfl_card *card);
 void fpga_dfl_port_release_abandoned(struct fpga_dfl_card *card,
 				     unsigned int port_num, const char *why);
 void fpga_dfl_card_release_abandoned(struct fpga_dfl_card *card);
+
+/* dfl-sriov.c: VFs hold ports, which are not assigned back meanwhile */
+bool fpga_dfl_card_vfs_enabled(struct fpga_dfl_card *card);
 
 /* For dfl-program.c: a port walked again, and added to the bus */
 struct fpga_dfl_device *fpga_dfl_port_rewalk(struct fpga_dfl_card *card,
