@@ -79,3 +79,13 @@ ccflags-y += $(call fpga_compat_test,DRM_GEM_STATUS,drm/drm_gem.h,fpga_drm_gem_s
 # 6.5: drm_show_memory_stats() sums a file's objects by their status()
 fpga_drm_show_memory_stats := void drm_show_memory_stats(struct drm_printer *p, struct drm_file *file);
 ccflags-y += $(call fpga_compat_test,DRM_SHOW_MEMORY_STATS,drm/drm_file.h,fpga_drm_show_memory_stats)
+# 6.1: vfio_device_ops.release is required and frees the device through
+# vfio_free_device(); from 6.2 the core frees it
+fpga_vfio_free_device := void vfio_free_device(struct vfio_device *device);
+ccflags-y += $(call fpga_compat_test,VFIO_FREE_DEVICE,linux/vfio.h,fpga_vfio_free_device)
+# 6.6: an emulated-IOMMU device's iommufd ops, detach_ioas the last of them
+fpga_vfio_iommufd := void vfio_iommufd_emulated_detach_ioas(struct vfio_device *vdev);
+ccflags-y += $(call fpga_compat_test,VFIO_IOMMUFD_EMULATED,linux/vfio.h,fpga_vfio_iommufd)
+# 6.19: the core answers VFIO_DEVICE_GET_REGION_INFO, through this op
+fpga_vfio_region_caps := (*get_region_info_caps)(struct vfio_device *vdev,
+ccflags-y += $(call fpga_compat_test,VFIO_REGION_INFO_CAPS,linux/vfio.h,fpga_vfio_region_caps)

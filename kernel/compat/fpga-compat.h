@@ -607,4 +607,35 @@ fpga_compat_drm_show_memory_stats(struct drm_printer *p, struct drm_file *file,
 }
 #endif
 
+/*
+ * VFIO device ops (used where <linux/vfio.h> is included).  6.1: .release
+ * is required and ends in vfio_free_device(); from 6.2 the core frees.
+ */
+#ifdef FPGA_HAVE_VFIO_FREE_DEVICE
+#define FPGA_COMPAT_VFIO_RELEASE	.release = vfio_free_device,
+#else
+#define FPGA_COMPAT_VFIO_RELEASE
+#endif
+
+/* 6.2-6.6: an emulated-IOMMU device's iommufd ops (NULL without IOMMUFD) */
+#ifdef FPGA_HAVE_VFIO_IOMMUFD_EMULATED
+#define FPGA_COMPAT_VFIO_IOMMUFD_EMULATED				\
+	.bind_iommufd	= vfio_iommufd_emulated_bind,			\
+	.unbind_iommufd	= vfio_iommufd_emulated_unbind,			\
+	.attach_ioas	= vfio_iommufd_emulated_attach_ioas,		\
+	.detach_ioas	= vfio_iommufd_emulated_detach_ioas,
+#else
+#define FPGA_COMPAT_VFIO_IOMMUFD_EMULATED
+#endif
+
+/*
+ * 6.19: the core answers VFIO_DEVICE_GET_REGION_INFO through
+ * .get_region_info_caps; before, the driver's ioctl does
+ */
+#ifdef FPGA_HAVE_VFIO_REGION_INFO_CAPS
+#define FPGA_COMPAT_VFIO_GET_REGION_INFO_CAPS(fn)	.get_region_info_caps = (fn),
+#else
+#define FPGA_COMPAT_VFIO_GET_REGION_INFO_CAPS(fn)
+#endif
+
 #endif /* FPGA_COMPAT_H */

@@ -535,6 +535,29 @@ void fpga_dfl_nl_card_event(u8 cmd, int card_id, struct device *parent,
 	fpga_dfl_nl_event_send(skb, hdr, ret);
 }
 
+/* A reset event naming the port by @fdev, or else by card and number */
+static void fpga_dfl_nl_reset_event(struct fpga_dfl_device *fdev, int card_id,
+				    unsigned int port_num, bool begin, int err)
+{
+	struct sk_buff *skb;
+	void *hdr;
+	int ret;
+
+	skb = fpga_dfl_nl_event_new(begin ? FPGA_NL_CMD_EVENT_RESET_BEGIN :
+					    FPGA_NL_CMD_EVENT_RESET_END, &hdr);
+	if (!skb)
+		return;
+	if (fdev)
+		ret = fpga_dfl_nl_put_ident(skb, fdev);
+	else
+		ret = nla_put_u32(skb, FPGA_NL_A_CARD_ID, card_id) ||
+		      nla_put_u32(skb, FPGA_NL_A_PORT_NUM, port_num) ||
+		      nla_put_u32(skb, FPGA_NL_A_DEV_TYPE, FPGA_NL_DEV_PORT);
+	if (!ret && !begin)
+		ret = nla_put_s32(skb, FPGA_NL_A_ERRNO, err);
+	fpga_dfl_nl_event_send(skb, hdr, ret);
+}
+
 /**
  * fpga_dfl_nl_notify_reset() - announce a port reset
  * @fdev: the port
@@ -546,18 +569,7 @@ void fpga_dfl_nl_card_event(u8 cmd, int card_id, struct device *parent,
 void fpga_dfl_nl_notify_reset(struct fpga_dfl_device *fdev, bool begin,
 			      int err)
 {
-	struct sk_buff *skb;
-	void *hdr;
-	int ret;
-
-	skb = fpga_dfl_nl_event_new(begin ? FPGA_NL_CMD_EVENT_RESET_BEGIN :
-					    FPGA_NL_CMD_EVENT_RESET_END, &hdr);
-	if (!skb)
-		return;
-	ret = fpga_dfl_nl_put_ident(skb, fdev);
-	if (!ret && !begin)
-		ret = nla_put_s32(skb, FPGA_NL_A_ERRNO, err);
-	fpga_dfl_nl_event_send(skb, hdr, ret);
+	fpga_dfl_nl_reset_event(fdev, 0, 0, begin, err);
 }
 
 /**
@@ -618,6 +630,24 @@ void fpga_dfl_nl_notify_port(u8 cmd, int card_id, unsigned int port_num,
 		      fpga_dfl_nl_put_name(skb, FPGA_NL_A_DEV_NAME, name);
 	}
 	fpga_dfl_nl_event_send(skb, hdr, ret);
+}
+
+/**
+ * fpga_dfl_nl_notify_vf_reset() - announce a reset of a port a VF holds
+ * @card_id: the card
+ * @port_num: the port's number on it
+ * @begin: EVENT_RESET_BEGIN, else EVENT_RESET_END with @err
+ * @err: 0 or the -errno the reset ended with
+ *
+ * The port has no device on the host: the event names it by card and
+ * number, as EVENT_PORT_RELEASED does.
+ *
+ * Context: process context; may sleep.
+ */
+void fpga_dfl_nl_notify_vf_reset(int card_id, unsigned int port_num,
+				 bool begin, int err)
+{
+	fpga_dfl_nl_reset_event(NULL, card_id, port_num, begin, err);
 }
 
 /**

@@ -24,6 +24,8 @@ void fpga_dfl_nl_notify_programmed(int card_id, unsigned int port_num,
 				   struct fpga_dfl_device *port, int err);
 void fpga_dfl_nl_notify_port(u8 cmd, int card_id, unsigned int port_num,
 			     int id);
+void fpga_dfl_nl_notify_vf_reset(int card_id, unsigned int port_num,
+				 bool begin, int err);
 
 /* dfl-program.c, for netlink's PORT_PROGRAM */
 size_t fpga_dfl_gbs_header_len(const void *buf, size_t len);

@@ -11,11 +11,14 @@
  * assigned, and a port is not assigned while VFs are enabled.  The card's
  * PCI driver calls these around pci_enable_sriov() and pci_disable_sriov().
  */
+#include <linux/bitfield.h>
 #include <linux/io.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 
 #include <fpga-suite/dfl-core.h>
 #include <fpga-suite/dfl-enum.h>
+#include "dfl-nl.h"
 
 /* Route the port at place @i to a VF, or back to the PF */
 static void fpga_dfl_port_route(struct fpga_dfl_card *card, unsigned int i,
@@ -132,6 +135,94 @@ int fpga_dfl_card_vf_port(struct fpga_dfl_card *card, unsigned int vf)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_card_vf_port);
+
+/**
+ * fpga_dfl_card_vf_regs() - the registers of the port a VF presents
+ * @card: the card
+ * @vf: the VF's index
+ * @regs: filled in
+ *
+ * What a PAC/OFS VF has in its BAR 0: the port's header, its features,
+ * and the AFU at the header's NEXT_AFU.  Valid while the VF is enabled:
+ * the card's driver disables its VFs before the card goes.
+ *
+ * Return: 0; -ENODEV no such VF; -EINVAL the header gives an AFU outside
+ * the card's window, or none.
+ */
+int fpga_dfl_card_vf_regs(struct fpga_dfl_card *card, unsigned int vf,
+			  struct fpga_dfl_vf_regs *regs)
+{
+	resource_size_t ofs;
+	void __iomem *hdr;
+	u64 afu_ofs, afu_size;
+	int ret = 0;
+
+	mutex_lock(&card->lock);
+	if (vf >= card->num_vfs) {
+		ret = -ENODEV;
+		goto out_unlock;
+	}
+	ofs = card->port_ofs[card->vf_place[vf]];
+	hdr = card->info.ioaddr + ofs;
+	afu_ofs = FIELD_GET(FIU_NEXT_AFU_OFFSET, readq(hdr + FIU_NEXT_AFU));
+	afu_size = FIELD_GET(PORT_CAP_MMIO_SIZE, readq(hdr + PORT_HDR_CAP)) *
+		   SZ_1K;
+	if (afu_ofs < FIU_HDR_SIZE || !afu_size ||
+	    ofs + afu_ofs + afu_size > card->info.len) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	regs->hdr = hdr;
+	regs->start = card->info.start + ofs;
+	regs->afu_ofs = afu_ofs;
+	regs->afu_size = afu_size;
+	regs->cacheable = card->info.cacheable;
+	regs->card_id = card->id;
+	regs->port_num = card->port_num[card->vf_place[vf]];
+out_unlock:
+	mutex_unlock(&card->lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_card_vf_regs);
+
+/**
+ * fpga_dfl_card_vf_sftrst() - a VF's user sets or clears its port's reset
+ * @card: the card
+ * @vf: the VF's index
+ * @reset: true to put the port in soft reset, false to take it out
+ *
+ * As fpga_dfl_port_reset() for a port on the host, each reset is
+ * announced: EVENT_RESET_BEGIN as the reset is set, EVENT_RESET_END with
+ * the result as it is cleared, naming the port by card and number (it has
+ * no device on the host).  The caller serialises the VF's resets.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -ENODEV no such VF; -ETIMEDOUT the ACK did not follow.
+ */
+int fpga_dfl_card_vf_sftrst(struct fpga_dfl_card *card, unsigned int vf,
+			    bool reset)
+{
+	unsigned int port_num;
+	void __iomem *hdr;
+	int ret;
+
+	mutex_lock(&card->lock);
+	if (vf >= card->num_vfs) {
+		mutex_unlock(&card->lock);
+		return -ENODEV;
+	}
+	hdr = card->info.ioaddr + card->port_ofs[card->vf_place[vf]];
+	port_num = card->port_num[card->vf_place[vf]];
+	mutex_unlock(&card->lock);
+
+	if (reset)
+		fpga_dfl_nl_notify_vf_reset(card->id, port_num, true, 0);
+	ret = fpga_dfl_port_hdr_sftrst(hdr, card->info.parent, reset);
+	if (!reset)
+		fpga_dfl_nl_notify_vf_reset(card->id, port_num, false, ret);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_card_vf_sftrst);
 
 /* Whether VFs hold ports, for fpga_dfl_port_assign(); under the card's lock */
 bool fpga_dfl_card_vfs_enabled(struct fpga_dfl_card *card)

@@ -32,6 +32,7 @@
 #include <linux/workqueue.h>
 
 #include <fpga-suite/dfl-core.h>
+#include <fpga-suite/sim-vf.h>
 #include "fpga-compat.h"
 #include "sim-pci.h"
 
@@ -346,6 +347,29 @@ void fpga_sim_pci_vfs_off(struct fpga_sim *sim)
 		fpga_sim_pci_sriov_configure(pdev, 0);
 	device_unlock(&pdev->dev);
 }
+
+/**
+ * fpga_sim_vf_card() - the card a VF belongs to, for the VF's driver
+ * @vf: a PCI function
+ * @index: set to the VF's index on its card
+ *
+ * Context: from the VF's driver, while it is bound: the card disables its
+ * VFs, which unbinds their driver, before it goes.
+ * Return: the card, or NULL if @vf is not a simulated card's VF.
+ */
+struct fpga_dfl_card *fpga_sim_vf_card(struct pci_dev *vf, unsigned int *index)
+{
+	struct pci_dev *pf = pci_physfn(vf);
+	struct fpga_sim *sim;
+
+	if (!vf->is_virtfn || pf->bus != fpga_sim_pci_bus ||
+	    pf->dev.driver != &fpga_sim_pci_driver.driver)
+		return NULL;
+	sim = pci_get_drvdata(pf);
+	*index = pci_iov_vf_id(vf);
+	return sim->card;
+}
+EXPORT_SYMBOL_GPL(fpga_sim_vf_card);
 
 static const struct pci_device_id fpga_sim_pci_ids[] = {
 	{ PCI_DEVICE(FPGA_SIM_PCI_VENDOR, FPGA_SIM_PCI_DEVICE) },

@@ -31,7 +31,7 @@ moddir=/lib/modules/$kver
 hostmoddir=$modroot$moddir
 
 # Debian modules the tests use directly, besides what ours depend on.
-EXTRA_MODULES="uio drm drm_shmem_helper vgem configfs"
+EXTRA_MODULES="uio drm drm_shmem_helper vgem configfs vfio_iommu_type1"
 
 [ -d "$hostmoddir" ] || { echo "$0: $hostmoddir missing (make deps)" >&2; exit 1; }
 

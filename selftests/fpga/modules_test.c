@@ -17,6 +17,7 @@ static const char *const suite_modules[] = {
 	"fpga_fme",
 	"uio_fpga",
 	"vgem_ext",
+	"fpga_vfio",
 };
 
 FIXTURE(module) {
@@ -69,6 +70,12 @@ FIXTURE_VARIANT_ADD(module, vgem_ext) {
 	.name = "vgem_ext",
 	.sysfs = "/sys/bus/platform/devices/vgem_ext",
 	.needs = "drm_shmem_helper",
+};
+
+FIXTURE_VARIANT_ADD(module, fpga_vfio) {
+	.name = "fpga_vfio",
+	.sysfs = "/sys/bus/pci/drivers/fpga_vfio",
+	.needs = "fpga_sim",
 };
 
 FIXTURE_SETUP(module)

@@ -146,7 +146,7 @@ static inline int run_cmd(const char *fmt, ...)
 /* Unload every module of the suite that is loaded, users first; 0 or 1 */
 static inline int unload_suite_modules(void)
 {
-	return run_cmd("for m in uio_fpga vgem_ext fpga_port fpga_fme fpga_sim fpga_dfl; do "
+	return run_cmd("for m in uio_fpga vgem_ext fpga_vfio fpga_port fpga_fme fpga_sim fpga_dfl; do "
 		       "[ ! -d /sys/module/$m ] || rmmod $m || exit 1; done");
 }
 

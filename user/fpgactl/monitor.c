@@ -52,6 +52,9 @@ static void fc_monitor_print(const struct fpga_nl_event *ev, void *arg)
 		fc_str("card", " (%s)", ev->card);
 	if (ev->has_num_ports)
 		fc_u64("ports", " ports %" PRIu64, ev->num_ports);
+	/* A port by its number: released, assigned, or held by a VF */
+	if (ev->has_port_num)
+		fc_u64("port_num", " port %" PRIu64, ev->port_num);
 	if (ev->driver[0])
 		fc_str("driver", " driver %s", ev->driver);
 	if (ev->has_result) {

@@ -112,6 +112,8 @@ struct fpga_nl_event {
 	char driver[64];		/* driver-bound: the driver */
 	bool has_num_ports;
 	unsigned int num_ports;		/* card events */
+	bool has_port_num;
+	unsigned int port_num;		/* the port's number on its card */
 	bool has_result;
 	int result;			/* reset-end: 0 or -errno */
 	bool has_errors;

@@ -248,6 +248,10 @@ static int fpga_nl_event_cb(struct nl_msg *msg, void *arg)
 		ev.has_num_ports = true;
 		ev.num_ports = nla_get_u32(tb[FPGA_NL_A_NUM_PORTS]);
 	}
+	if (tb[FPGA_NL_A_PORT_NUM]) {
+		ev.has_port_num = true;
+		ev.port_num = nla_get_u32(tb[FPGA_NL_A_PORT_NUM]);
+	}
 	if (tb[FPGA_NL_A_ERRNO]) {
 		ev.has_result = true;
 		ev.result = (int32_t)nla_get_u32(tb[FPGA_NL_A_ERRNO]);

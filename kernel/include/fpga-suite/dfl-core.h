@@ -350,11 +350,35 @@ void fpga_dfl_irqs_free(struct fpga_dfl_irqs *irqs);
 struct fpga_dfl_card *fpga_dfl_card_add(const struct fpga_dfl_card_info *info);
 void fpga_dfl_card_remove(struct fpga_dfl_card *card);
 
+/**
+ * struct fpga_dfl_vf_regs - the registers of the port a VF presents
+ * @hdr:	the port's header (kernel mapping); its features follow it
+ * @start:	the header's physical address
+ * @afu_ofs:	where the AFU starts, from @hdr (the header's NEXT_AFU)
+ * @afu_size:	the AFU's MMIO size (PORT_CAP_MMIO_SIZE)
+ * @cacheable:	the registers are ordinary memory (a simulated card)
+ * @card_id:	the card's number
+ * @port_num:	the port's number on the card
+ */
+struct fpga_dfl_vf_regs {
+	void __iomem *hdr;
+	phys_addr_t start;
+	resource_size_t afu_ofs;
+	resource_size_t afu_size;
+	bool cacheable;
+	int card_id;
+	unsigned int port_num;
+};
+
 /* SR-IOV (dfl-sriov.c): VFs present the card's released ports */
 int fpga_dfl_card_sriov_enable(struct fpga_dfl_card *card,
 			       unsigned int num_vfs);
 void fpga_dfl_card_sriov_disable(struct fpga_dfl_card *card);
 int fpga_dfl_card_vf_port(struct fpga_dfl_card *card, unsigned int vf);
+int fpga_dfl_card_vf_regs(struct fpga_dfl_card *card, unsigned int vf,
+			  struct fpga_dfl_vf_regs *regs);
+int fpga_dfl_card_vf_sftrst(struct fpga_dfl_card *card, unsigned int vf,
+			    bool reset);
 
 /**
  * struct fpga_dfl_node - an FIU's upstream-named node, dfl-fme.N or

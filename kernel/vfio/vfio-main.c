@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * fpga_vfio: a simulated card's VF as a VFIO device, /dev/vfio/N.
+ *
+ * On a PAC/OFS card, a VF goes to vfio-pci, behind the host's IOMMU.  A
+ * simulated card's VF has no BAR (its registers are ordinary memory) and
+ * its DMA goes through the card's own IOMMU, which Linux does not know: so
+ * this driver binds the VFs (0000:d5f2, only on fpga_sim's bus) and
+ * registers each as an emulated-IOMMU VFIO device, in a group of its own.
+ * The user gets what vfio-pci would give: a PCI device that can be reset
+ * (the port's soft reset, through the core), vfio-pci's 9 regions and 5
+ * interrupt indexes; configuration space (vfio-config.c) and BAR 0, the
+ * port (vfio-bar.c), by read and write.  REQ asks the user to let go when
+ * the VF is going away; vfio's unregistration waits for that.
+ *
+ * Not yet: BAR 0 by mmap, MSI-X (the port's user interrupts), ERR, DMA.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/eventfd.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/uaccess.h>
+
+#include <fpga-suite/sim-vf.h>
+#include "fpga-compat.h"
+#include "fpga-vfio.h"
+
+static struct fpga_vfio *to_fpga_vfio(struct vfio_device *vdev)
+{
+	return container_of(vdev, struct fpga_vfio, vdev);
+}
+
+static int fpga_vfio_open_device(struct vfio_device *vdev)
+{
+	return 0;
+}
+
+/* The next user finds the port as after a reset, and BAR 0 disabled */
+static void fpga_vfio_close_device(struct vfio_device *vdev)
+{
+	struct fpga_vfio *fv = to_fpga_vfio(vdev);
+
+	fpga_vfio_reset(fv);
+	mutex_lock(&fv->lock);
+	fpga_vfio_config_init(fv);
+	mutex_unlock(&fv->lock);
+	spin_lock(&fv->req_lock);
+	if (fv->req_trigger)
+		eventfd_ctx_put(fv->req_trigger);
+	fv->req_trigger = NULL;
+	spin_unlock(&fv->req_lock);
+}
+
+static ssize_t fpga_vfio_rw(struct fpga_vfio *fv, char __user *buf,
+			    size_t count, loff_t *ppos, bool write)
+{
+	u64 pos = *ppos & FPGA_VFIO_OFFSET_MASK;
+	ssize_t ret;
+
+	switch (FPGA_VFIO_INDEX((u64)*ppos)) {
+	case VFIO_PCI_CONFIG_REGION_INDEX:
+		ret = fpga_vfio_config_rw(fv, buf, count, pos, write);
+		break;
+	case VFIO_PCI_BAR0_REGION_INDEX:
+		ret = fpga_vfio_bar_rw(fv, buf, count, pos, write);
+		break;
+	default:
+		ret = -EINVAL;
+	}
+	if (ret > 0)
+		*ppos += ret;
+	return ret;
+}
+
+static ssize_t fpga_vfio_read(struct vfio_device *vdev, char __user *buf,
+			      size_t count, loff_t *ppos)
+{
+	return fpga_vfio_rw(to_fpga_vfio(vdev), buf, count, ppos, false);
+}
+
+static ssize_t fpga_vfio_write(struct vfio_device *vdev,
+			       const char __user *buf, size_t count,
+			       loff_t *ppos)
+{
+	return fpga_vfio_rw(to_fpga_vfio(vdev), (char __user *)buf, count,
+			    ppos, true);
+}
+
+/* A region's size and offset; the rest of vfio-pci's regions are empty */
+static int fpga_vfio_region_info(struct vfio_device *vdev,
+				 struct vfio_region_info *info,
+				 struct vfio_info_cap *caps)
+{
+	struct fpga_vfio *fv = to_fpga_vfio(vdev);
+
+	if (info->index >= VFIO_PCI_NUM_REGIONS)
+		return -EINVAL;
+	info->offset = FPGA_VFIO_OFFSET(info->index);
+	info->size = 0;
+	info->flags = 0;
+	switch (info->index) {
+	case VFIO_PCI_CONFIG_REGION_INDEX:
+		info->size = FPGA_VFIO_CFG_SIZE;
+		break;
+	case VFIO_PCI_BAR0_REGION_INDEX:
+		info->size = fv->bar0_size;
+		break;
+	default:
+		return 0;
+	}
+	info->flags = VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE;
+	return 0;
+}
+
+static long fpga_vfio_get_info(unsigned long arg)
+{
+	unsigned long minsz = offsetofend(struct vfio_device_info, num_irqs);
+	struct vfio_device_info info;
+
+	if (copy_from_user(&info, (void __user *)arg, minsz))
+		return -EFAULT;
+	if (info.argsz < minsz)
+		return -EINVAL;
+	info.flags = VFIO_DEVICE_FLAGS_PCI | VFIO_DEVICE_FLAGS_RESET;
+	info.num_regions = VFIO_PCI_NUM_REGIONS;
+	info.num_irqs = VFIO_PCI_NUM_IRQS;
+	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
+}
+
+/* Where the core does not answer VFIO_DEVICE_GET_REGION_INFO (before 6.19) */
+static long fpga_vfio_get_region_info(struct vfio_device *vdev,
+				      unsigned long arg)
+{
+	unsigned long minsz = offsetofend(struct vfio_region_info, offset);
+	struct vfio_region_info info;
+	int ret;
+
+	if (copy_from_user(&info, (void __user *)arg, minsz))
+		return -EFAULT;
+	if (info.argsz < minsz)
+		return -EINVAL;
+	ret = fpga_vfio_region_info(vdev, &info, NULL);
+	if (ret)
+		return ret;
+	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
+}
+
+/* Interrupts per index: REQ only, for now */
+static unsigned int fpga_vfio_irq_count(unsigned int index)
+{
+	return index == VFIO_PCI_REQ_IRQ_INDEX ? 1 : 0;
+}
+
+static long fpga_vfio_get_irq_info(unsigned long arg)
+{
+	unsigned long minsz = offsetofend(struct vfio_irq_info, count);
+	struct vfio_irq_info info;
+
+	if (copy_from_user(&info, (void __user *)arg, minsz))
+		return -EFAULT;
+	if (info.argsz < minsz || info.index >= VFIO_PCI_NUM_IRQS)
+		return -EINVAL;
+	info.count = fpga_vfio_irq_count(info.index);
+	info.flags = info.count ? VFIO_IRQ_INFO_EVENTFD : 0;
+	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
+}
+
+/* REQ's trigger: an eventfd (-1: none), or a loopback of it */
+static int fpga_vfio_set_req(struct fpga_vfio *fv, struct vfio_irq_set *hdr,
+			     void __user *data)
+{
+	struct eventfd_ctx *ctx = NULL, *old;
+	s32 fd;
+
+	if ((hdr->flags & VFIO_IRQ_SET_ACTION_TYPE_MASK) !=
+	    VFIO_IRQ_SET_ACTION_TRIGGER)
+		return -EINVAL;
+	if (!(hdr->flags & VFIO_IRQ_SET_DATA_EVENTFD)) {
+		/* DATA_NONE with count 0 disables, else it fires */
+		if (!hdr->count && (hdr->flags & VFIO_IRQ_SET_DATA_NONE)) {
+			ctx = NULL;
+		} else {
+			spin_lock(&fv->req_lock);
+			if (fv->req_trigger)
+				fpga_eventfd_signal(fv->req_trigger);
+			spin_unlock(&fv->req_lock);
+			return 0;
+		}
+	} else {
+		if (copy_from_user(&fd, data, sizeof(fd)))
+			return -EFAULT;
+		if (fd >= 0) {
+			ctx = eventfd_ctx_fdget(fd);
+			if (IS_ERR(ctx))
+				return PTR_ERR(ctx);
+		} else if (fd != -1) {
+			return -EINVAL;
+		}
+	}
+	spin_lock(&fv->req_lock);
+	old = fv->req_trigger;
+	fv->req_trigger = ctx;
+	spin_unlock(&fv->req_lock);
+	if (old)
+		eventfd_ctx_put(old);
+	return 0;
+}
+
+static long fpga_vfio_set_irqs(struct fpga_vfio *fv, unsigned long arg)
+{
+	unsigned long minsz = offsetofend(struct vfio_irq_set, count);
+	struct vfio_irq_set hdr;
+	size_t data_size = 0;
+	int ret;
+
+	if (copy_from_user(&hdr, (void __user *)arg, minsz))
+		return -EFAULT;
+	if (hdr.index >= VFIO_PCI_NUM_IRQS)
+		return -EINVAL;
+	ret = vfio_set_irqs_validate_and_prepare(&hdr,
+						 fpga_vfio_irq_count(hdr.index),
+						 VFIO_PCI_NUM_IRQS, &data_size);
+	if (ret)
+		return ret;
+	if (hdr.index != VFIO_PCI_REQ_IRQ_INDEX)
+		return -EINVAL;
+	return fpga_vfio_set_req(fv, &hdr, (void __user *)(arg + minsz));
+}
+
+static long fpga_vfio_ioctl(struct vfio_device *vdev, unsigned int cmd,
+			    unsigned long arg)
+{
+	struct fpga_vfio *fv = to_fpga_vfio(vdev);
+
+	switch (cmd) {
+	case VFIO_DEVICE_GET_INFO:
+		return fpga_vfio_get_info(arg);
+	case VFIO_DEVICE_GET_REGION_INFO:
+		return fpga_vfio_get_region_info(vdev, arg);
+	case VFIO_DEVICE_GET_IRQ_INFO:
+		return fpga_vfio_get_irq_info(arg);
+	case VFIO_DEVICE_SET_IRQS:
+		return fpga_vfio_set_irqs(fv, arg);
+	case VFIO_DEVICE_RESET:
+		return fpga_vfio_reset(fv);
+	}
+	return -ENOTTY;
+}
+
+/* The VF is going away: ask the user to let go (vfio asks until it does) */
+static void fpga_vfio_request(struct vfio_device *vdev, unsigned int count)
+{
+	struct fpga_vfio *fv = to_fpga_vfio(vdev);
+
+	spin_lock(&fv->req_lock);
+	if (fv->req_trigger) {
+		if (!count)
+			dev_info(&fv->pdev->dev,
+				 "asking the user of /dev/vfio to release the VF\n");
+		fpga_eventfd_signal(fv->req_trigger);
+	} else if (!count) {
+		dev_info(&fv->pdev->dev,
+			 "the VF is in use and its user has no REQ eventfd: waiting for it to close\n");
+	}
+	spin_unlock(&fv->req_lock);
+}
+
+/* Nothing is pinned yet: no DMA through VFIO */
+static void fpga_vfio_dma_unmap(struct vfio_device *vdev, u64 iova, u64 length)
+{
+}
+
+static const struct vfio_device_ops fpga_vfio_ops = {
+	.name		= "fpga-vfio",
+	FPGA_COMPAT_VFIO_RELEASE
+	FPGA_COMPAT_VFIO_IOMMUFD_EMULATED
+	.open_device	= fpga_vfio_open_device,
+	.close_device	= fpga_vfio_close_device,
+	.read		= fpga_vfio_read,
+	.write		= fpga_vfio_write,
+	.ioctl		= fpga_vfio_ioctl,
+	FPGA_COMPAT_VFIO_GET_REGION_INFO_CAPS(fpga_vfio_region_info)
+	.request	= fpga_vfio_request,
+	.dma_unmap	= fpga_vfio_dma_unmap,
+};
+
+static int fpga_vfio_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct fpga_dfl_card *card;
+	struct fpga_vfio *fv;
+	unsigned int vf;
+	int ret;
+
+	card = fpga_sim_vf_card(pdev, &vf);
+	if (!card)
+		return -ENODEV;
+	fv = vfio_alloc_device(fpga_vfio, vdev, &pdev->dev, &fpga_vfio_ops);
+	if (IS_ERR(fv))
+		return PTR_ERR(fv);
+	fv->pdev = pdev;
+	fv->card = card;
+	fv->vf = vf;
+	mutex_init(&fv->lock);
+	spin_lock_init(&fv->req_lock);
+	ret = fpga_dfl_card_vf_regs(card, vf, &fv->regs);
+	if (ret) {
+		dev_err(&pdev->dev, "VF %u presents no port: %d\n", vf, ret);
+		goto err_put;
+	}
+	fv->bar0_size = roundup_pow_of_two(fv->regs.afu_ofs +
+					   fv->regs.afu_size);
+	fpga_vfio_config_init(fv);
+
+	ret = vfio_register_emulated_iommu_dev(&fv->vdev);
+	if (ret)
+		goto err_put;
+	pci_set_drvdata(pdev, fv);
+	dev_info(&pdev->dev, "card %d port %u as a VFIO device, BAR 0 %llu KiB\n",
+		 fv->regs.card_id, fv->regs.port_num, fv->bar0_size / SZ_1K);
+	return 0;
+
+err_put:
+	vfio_put_device(&fv->vdev);
+	return ret;
+}
+
+/* Waits, as vfio does, for the user to close the device (REQ asks) */
+static void fpga_vfio_remove(struct pci_dev *pdev)
+{
+	struct fpga_vfio *fv = pci_get_drvdata(pdev);
+
+	vfio_unregister_group_dev(&fv->vdev);
+	vfio_put_device(&fv->vdev);
+}
+
+static const struct pci_device_id fpga_vfio_ids[] = {
+	{ PCI_DEVICE(0x0000, 0xd5f2) },	/* the simulated card's VF */
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, fpga_vfio_ids);
+
+static struct pci_driver fpga_vfio_driver = {
+	.name		= KBUILD_MODNAME,
+	.id_table	= fpga_vfio_ids,
+	.probe		= fpga_vfio_probe,
+	.remove		= fpga_vfio_remove,
+};
+module_pci_driver(fpga_vfio_driver);
+
+MODULE_DESCRIPTION("The simulated FPGA card's VFs as VFIO devices");
+MODULE_LICENSE("GPL");

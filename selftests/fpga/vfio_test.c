@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A simulated card's VF through the VFIO API alone, as a user-space driver
+ * or QEMU sees it: fpga_vfio binds the VF, /dev/vfio/N appears, the device
+ * is a resettable PCI device with vfio-pci's regions and interrupt
+ * indexes, its configuration space is emulated (BAR 0 sizing, memory
+ * decoding), BAR 0 is the released port (its header, then the AFU), a
+ * reset goes through the port's handshake, bad calls get VFIO's errors,
+ * and disabling the VFs with the device open asks the user to let go.
+ */
+#include <limits.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <linux/fpga-dfl.h>
+#include <linux/pci_regs.h>
+#include <linux/vfio.h>
+
+#include "kselftest_harness.h"
+#include "sim_util.h"
+#include <fpga/nlb0.h>
+
+#define PCI_DEVICES	"/sys/bus/pci/devices"
+#define OFS(index)	((uint64_t)(index) << 40)	/* fpga_vfio's layout */
+#define AFU_OFS		0x10000	/* the simulated port's NEXT_AFU */
+#define DFH_TYPE(v)	((v) >> 60)
+#define DFH_ID(v)	((v) & 0xfff)
+#define PORT_CTRL	0x38
+#define CTRL_SFTRST	0x1ULL
+#define CTRL_ACK	0x10ULL
+
+FIXTURE(vf) {
+	unsigned int card;
+	char pf[PATH_MAX];
+	char vf_name[32];
+	int fme, container, group, dev;
+};
+
+static int numvfs(const char *pf, const char *n)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/sriov_numvfs", pf);
+	return sysfs_write(path, n);
+}
+
+FIXTURE_SETUP(vf)
+{
+	char path[PATH_MAX + 64], link[PATH_MAX], *name;
+	struct vfio_group_status status = { .argsz = sizeof(status) };
+	int port = 1;
+	ssize_t n;
+
+	self->fme = self->container = self->group = self->dev = -1;
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_fme && modprobe fpga_vfio && modprobe vfio_iommu_type1"));
+	self->card = sim_random_id();
+	ASSERT_EQ(0, sim_add(self->card, 2));
+	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/pci_function",
+		 self->card);
+	ASSERT_NE(NULL, realpath(path, self->pf));
+
+	ASSERT_EQ(0, card_child(self->card, "fpga-fme.", path, sizeof(path)));
+	name = strrchr(path, '/') + 1;
+	snprintf(link, sizeof(link), "/dev/%s", name);
+	self->fme = open(link, O_RDWR);
+	ASSERT_GE(self->fme, 0);
+	ASSERT_EQ(0, ioctl(self->fme, DFL_FPGA_FME_PORT_RELEASE, &port));
+	ASSERT_EQ(0, numvfs(self->pf, "1"));
+
+	/* Bound to fpga_vfio, in an IOMMU group of its own */
+	snprintf(path, sizeof(path), "%s/virtfn0", self->pf);
+	n = readlink(path, link, sizeof(link) - 1);
+	ASSERT_GT(n, 0);
+	link[n] = '\0';
+	snprintf(self->vf_name, sizeof(self->vf_name), "%s", strrchr(link, '/') + 1);
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/driver", self->vf_name);
+	n = readlink(path, link, sizeof(link) - 1);
+	ASSERT_GT(n, 0) TH_LOG("VF %s is not bound", self->vf_name);
+	link[n] = '\0';
+	ASSERT_STREQ("fpga_vfio", strrchr(link, '/') + 1);
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/iommu_group", self->vf_name);
+	n = readlink(path, link, sizeof(link) - 1);
+	ASSERT_GT(n, 0);
+	link[n] = '\0';
+	snprintf(path, sizeof(path), "/dev/vfio/%s", strrchr(link, '/') + 1);
+
+	/* The VFIO flow of a user-space driver */
+	self->container = open("/dev/vfio/vfio", O_RDWR);
+	ASSERT_GE(self->container, 0);
+	ASSERT_EQ(VFIO_API_VERSION, ioctl(self->container, VFIO_GET_API_VERSION));
+	ASSERT_EQ(1, ioctl(self->container, VFIO_CHECK_EXTENSION, VFIO_TYPE1v2_IOMMU));
+	self->group = open(path, O_RDWR);
+	ASSERT_GE(self->group, 0) TH_LOG("open %s: %s", path, strerror(errno));
+	ASSERT_EQ(0, ioctl(self->group, VFIO_GROUP_GET_STATUS, &status));
+	ASSERT_TRUE(status.flags & VFIO_GROUP_FLAGS_VIABLE);
+	ASSERT_EQ(0, ioctl(self->group, VFIO_GROUP_SET_CONTAINER, &self->container));
+	ASSERT_EQ(0, ioctl(self->container, VFIO_SET_IOMMU, VFIO_TYPE1v2_IOMMU));
+	self->dev = ioctl(self->group, VFIO_GROUP_GET_DEVICE_FD, self->vf_name);
+	ASSERT_GE(self->dev, 0) TH_LOG("GET_DEVICE_FD: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(vf)
+{
+	int port = 1;
+
+	if (self->dev >= 0)
+		close(self->dev);
+	if (self->group >= 0)
+		close(self->group);
+	if (self->container >= 0)
+		close(self->container);
+	numvfs(self->pf, "0");
+	if (self->fme >= 0) {
+		ioctl(self->fme, DFL_FPGA_FME_PORT_ASSIGN, &port);
+		close(self->fme);
+	}
+	sim_del(self->card);
+	run_cmd("modprobe -r fpga_vfio fpga_fme fpga_sim fpga_dfl vfio_iommu_type1");
+}
+
+static int region_info(int dev, uint32_t index, struct vfio_region_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->argsz = sizeof(*info);
+	info->index = index;
+	return ioctl(dev, VFIO_DEVICE_GET_REGION_INFO, info) ? -errno : 0;
+}
+
+static uint64_t cfg_read(int dev, off_t ofs, size_t n)
+{
+	uint64_t v = 0;
+
+	if (pread(dev, &v, n, OFS(VFIO_PCI_CONFIG_REGION_INDEX) + ofs) != (ssize_t)n)
+		return ~0ULL;
+	return v;
+}
+
+static int cfg_write(int dev, off_t ofs, uint64_t v, size_t n)
+{
+	return pwrite(dev, &v, n, OFS(VFIO_PCI_CONFIG_REGION_INDEX) + ofs) ==
+	       (ssize_t)n ? 0 : -errno;
+}
+
+static int bar_read(int dev, off_t ofs, uint64_t *v)
+{
+	return pread(dev, v, 8, OFS(VFIO_PCI_BAR0_REGION_INDEX) + ofs) == 8 ?
+	       0 : -errno;
+}
+
+static int bar_write(int dev, off_t ofs, uint64_t v)
+{
+	return pwrite(dev, &v, 8, OFS(VFIO_PCI_BAR0_REGION_INDEX) + ofs) == 8 ?
+	       0 : -errno;
+}
+
+/* Memory decoding on, as a driver (or QEMU's guest) turns it on */
+static void enable_memory(struct __test_metadata *_metadata, int dev)
+{
+	ASSERT_EQ(0, cfg_write(dev, PCI_COMMAND, PCI_COMMAND_MEMORY, 2));
+}
+
+TEST_F(vf, device_info)
+{
+	struct vfio_device_info info = { .argsz = sizeof(info) };
+	struct vfio_irq_info irq = { .argsz = sizeof(irq) };
+	struct vfio_region_info r;
+	unsigned int i;
+
+	ASSERT_EQ(0, ioctl(self->dev, VFIO_DEVICE_GET_INFO, &info));
+	EXPECT_TRUE(info.flags & VFIO_DEVICE_FLAGS_PCI);
+	EXPECT_TRUE(info.flags & VFIO_DEVICE_FLAGS_RESET);
+	EXPECT_EQ(VFIO_PCI_NUM_REGIONS, info.num_regions);
+	EXPECT_EQ(VFIO_PCI_NUM_IRQS, info.num_irqs);
+
+	ASSERT_EQ(0, region_info(self->dev, VFIO_PCI_CONFIG_REGION_INDEX, &r));
+	EXPECT_EQ(4096, r.size);
+	EXPECT_EQ(OFS(VFIO_PCI_CONFIG_REGION_INDEX), r.offset);
+	/* The port's features (64 KiB) and NLB0 (256 KiB): 512 KiB */
+	ASSERT_EQ(0, region_info(self->dev, VFIO_PCI_BAR0_REGION_INDEX, &r));
+	EXPECT_EQ(512 * 1024, r.size);
+	EXPECT_EQ(VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE,
+		  r.flags);
+	for (i = VFIO_PCI_BAR1_REGION_INDEX; i <= VFIO_PCI_ROM_REGION_INDEX; i++) {
+		ASSERT_EQ(0, region_info(self->dev, i, &r));
+		EXPECT_EQ(0, r.size) TH_LOG("region %u", i);
+	}
+
+	irq.index = VFIO_PCI_REQ_IRQ_INDEX;
+	ASSERT_EQ(0, ioctl(self->dev, VFIO_DEVICE_GET_IRQ_INFO, &irq));
+	EXPECT_EQ(1, irq.count);
+	EXPECT_TRUE(irq.flags & VFIO_IRQ_INFO_EVENTFD);
+	irq.index = VFIO_PCI_INTX_IRQ_INDEX;
+	ASSERT_EQ(0, ioctl(self->dev, VFIO_DEVICE_GET_IRQ_INFO, &irq));
+	EXPECT_EQ(0, irq.count);
+}
+
+TEST_F(vf, config_space)
+{
+	EXPECT_EQ(0x0000, cfg_read(self->dev, PCI_VENDOR_ID, 2));
+	EXPECT_EQ(0xd5f2, cfg_read(self->dev, PCI_DEVICE_ID, 2));
+	EXPECT_EQ(0x120000, cfg_read(self->dev, PCI_CLASS_REVISION, 4) >> 8);
+	EXPECT_EQ(0, cfg_read(self->dev, PCI_INTERRUPT_PIN, 1));
+	/* A PCIe capability, first in the list */
+	EXPECT_EQ(0x40, cfg_read(self->dev, PCI_CAPABILITY_LIST, 1));
+	EXPECT_EQ(PCI_CAP_ID_EXP, cfg_read(self->dev, 0x40, 1));
+
+	/* BAR 0: 64-bit memory; sizing reads the size back */
+	EXPECT_EQ(PCI_BASE_ADDRESS_MEM_TYPE_64,
+		  cfg_read(self->dev, PCI_BASE_ADDRESS_0, 4));
+	ASSERT_EQ(0, cfg_write(self->dev, PCI_BASE_ADDRESS_0, 0xffffffff, 4));
+	EXPECT_EQ(~(512u * 1024 - 1) | PCI_BASE_ADDRESS_MEM_TYPE_64,
+		  cfg_read(self->dev, PCI_BASE_ADDRESS_0, 4));
+	ASSERT_EQ(0, cfg_write(self->dev, PCI_BASE_ADDRESS_0, 0xfe812345, 4));
+	EXPECT_EQ(0xfe800000 | PCI_BASE_ADDRESS_MEM_TYPE_64,
+		  cfg_read(self->dev, PCI_BASE_ADDRESS_0, 4));
+
+	/* Read-only registers drop what is written, at any size or offset */
+	ASSERT_EQ(0, cfg_write(self->dev, PCI_VENDOR_ID, 0x1234, 2));
+	ASSERT_EQ(0, cfg_write(self->dev, PCI_DEVICE_ID + 1, 0xab, 1));
+	ASSERT_EQ(0, cfg_write(self->dev, PCI_CLASS_REVISION - 1, 0xffffff, 3));
+	EXPECT_EQ(0xd5f20000, cfg_read(self->dev, PCI_VENDOR_ID, 4));
+	EXPECT_EQ(0x120000, cfg_read(self->dev, PCI_CLASS_REVISION, 4) >> 8);
+	/* Past the first 256 bytes: zeros, writes dropped */
+	ASSERT_EQ(0, cfg_write(self->dev, 0x100, 0xffffffff, 4));
+	EXPECT_EQ(0, cfg_read(self->dev, 0x100, 4));
+}
+
+TEST_F(vf, bar0_is_the_port)
+{
+	uint64_t v, cap;
+
+	/* Memory decoding off: BAR 0 does not answer */
+	EXPECT_EQ(-EIO, bar_read(self->dev, 0, &v));
+	enable_memory(_metadata, self->dev);
+
+	/* The port's header first: an FIU, the port */
+	ASSERT_EQ(0, bar_read(self->dev, 0, &v));
+	EXPECT_EQ(4, DFH_TYPE(v));
+	EXPECT_EQ(1, DFH_ID(v));
+	ASSERT_EQ(0, bar_read(self->dev, 0x18, &v));	/* NEXT_AFU */
+	EXPECT_EQ(AFU_OFS, v & 0xffffff);
+
+	/* Then NLB0, the released port's AFU */
+	ASSERT_EQ(0, bar_read(self->dev, AFU_OFS, &v));
+	EXPECT_EQ(1, DFH_TYPE(v));
+	ASSERT_EQ(0, bar_read(self->dev, AFU_OFS + 8, &v));
+	EXPECT_EQ(NLB0_AFU_GUID_L, v);
+	ASSERT_EQ(0, bar_read(self->dev, AFU_OFS + 16, &v));
+	EXPECT_EQ(NLB0_AFU_GUID_H, v);
+
+	/* The AFU's registers are the user's */
+	ASSERT_EQ(0, bar_write(self->dev, AFU_OFS + NLB_SCRATCH, 0x5a5a1234ULL));
+	ASSERT_EQ(0, bar_read(self->dev, AFU_OFS + NLB_SCRATCH, &v));
+	EXPECT_EQ(0x5a5a1234ULL, v);
+
+	/* The port's are not: its capability stays as the host left it */
+	ASSERT_EQ(0, bar_read(self->dev, 0x30, &cap));
+	ASSERT_EQ(0, bar_write(self->dev, 0x30, ~cap));
+	ASSERT_EQ(0, bar_read(self->dev, 0x30, &v));
+	EXPECT_EQ(cap, v);
+
+	/* Past the AFU: all ones; past BAR 0: EINVAL */
+	ASSERT_EQ(0, bar_read(self->dev, AFU_OFS + 256 * 1024, &v));
+	EXPECT_EQ(~0ULL, v);
+	EXPECT_EQ(-EINVAL, bar_read(self->dev, 512 * 1024, &v));
+}
+
+/* The guest's soft reset goes through the port's handshake, and so does RESET */
+TEST_F(vf, reset)
+{
+	uint64_t v;
+
+	enable_memory(_metadata, self->dev);
+	ASSERT_EQ(0, bar_write(self->dev, PORT_CTRL, CTRL_SFTRST));
+	ASSERT_EQ(0, bar_read(self->dev, PORT_CTRL, &v));
+	EXPECT_EQ(CTRL_SFTRST | CTRL_ACK, v & (CTRL_SFTRST | CTRL_ACK));
+	ASSERT_EQ(0, bar_write(self->dev, PORT_CTRL, 0));
+	ASSERT_EQ(0, bar_read(self->dev, PORT_CTRL, &v));
+	EXPECT_EQ(0, v & (CTRL_SFTRST | CTRL_ACK));
+
+	EXPECT_EQ(0, ioctl(self->dev, VFIO_DEVICE_RESET));
+	ASSERT_EQ(0, bar_read(self->dev, PORT_CTRL, &v));
+	EXPECT_EQ(0, v & (CTRL_SFTRST | CTRL_ACK));
+}
+
+/* Announced like every reset, the port named by card and number */
+TEST_F_TIMEOUT(vf, reset_is_announced, 120)
+{
+	bool seen = false;
+
+	/* fpgactl monitor may not listen yet: reset until the line shows */
+	ASSERT_EQ(0, run_cmd("fpgactl monitor --timeout 90 > /tmp/vfio_mon 2>&1 & echo $! > /tmp/vfio_mon.pid"));
+	for (int i = 0; i < 30 && !seen; i++) {
+		ASSERT_EQ(0, ioctl(self->dev, VFIO_DEVICE_RESET));
+		for (int j = 0; j < 20 && !seen; j++) {
+			seen = !run_cmd("grep -q ' reset-end card [0-9]* port 1 result 0$' /tmp/vfio_mon");
+			if (!seen)
+				usleep(100000);
+		}
+	}
+	run_cmd("kill $(cat /tmp/vfio_mon.pid)");
+	EXPECT_TRUE(seen) {
+		run_cmd("cat /tmp/vfio_mon >&2");
+	}
+	EXPECT_EQ(0, run_cmd("grep -q ' reset-begin card [0-9]* port 1$' /tmp/vfio_mon"));
+}
+
+TEST_F(vf, bad_calls)
+{
+	struct vfio_device_info info = { .argsz = 4 };
+	struct vfio_irq_info irq = { .argsz = sizeof(irq), .index = VFIO_PCI_NUM_IRQS };
+	struct {
+		struct vfio_irq_set set;
+		int32_t fd;
+	} s = { .set = { .argsz = sizeof(s), .index = VFIO_PCI_MSIX_IRQ_INDEX,
+			 .flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER,
+			 .count = 1 }, .fd = -1 };
+	struct vfio_region_info r;
+	uint64_t v;
+
+	EXPECT_EQ(-1, ioctl(self->dev, VFIO_DEVICE_GET_INFO, &info));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-EINVAL, region_info(self->dev, VFIO_PCI_NUM_REGIONS, &r));
+	EXPECT_EQ(-1, ioctl(self->dev, VFIO_DEVICE_GET_IRQ_INFO, &irq));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(self->dev, VFIO_DEVICE_SET_IRQS, &s));
+	EXPECT_EQ(EINVAL, errno);
+	s.set.index = VFIO_PCI_REQ_IRQ_INDEX;
+	s.set.argsz = sizeof(s.set);	/* no room for the eventfd */
+	EXPECT_EQ(-1, ioctl(self->dev, VFIO_DEVICE_SET_IRQS, &s));
+	EXPECT_EQ(EINVAL, errno);
+	s.set.argsz = sizeof(s);
+	s.fd = -2;
+	EXPECT_EQ(-1, ioctl(self->dev, VFIO_DEVICE_SET_IRQS, &s));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* Past the configuration space, a region that is not there */
+	EXPECT_EQ(-1, pread(self->dev, &v, 4, OFS(VFIO_PCI_CONFIG_REGION_INDEX) + 4094));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, pread(self->dev, &v, 4, OFS(VFIO_PCI_BAR2_REGION_INDEX)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, pread(self->dev, &v, 4, OFS(VFIO_PCI_NUM_REGIONS)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(self->dev, _IO(VFIO_TYPE, VFIO_BASE + 60)));
+	EXPECT_EQ(ENOTTY, errno);
+}
+
+/*
+ * The VFs disabled while the device is open: the writer of sriov_numvfs
+ * waits, the user is asked through REQ, and once it lets go the VF goes
+ */
+TEST_F(vf, removal_asks_the_user)
+{
+	struct {
+		struct vfio_irq_set set;
+		int32_t fd;
+	} s = { .set = { .argsz = sizeof(s), .index = VFIO_PCI_REQ_IRQ_INDEX,
+			 .flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER,
+			 .count = 1 } };
+	struct pollfd p = { .events = POLLIN };
+	char path[PATH_MAX];
+	int status;
+	pid_t pid;
+
+	p.fd = eventfd(0, EFD_CLOEXEC);
+	ASSERT_GE(p.fd, 0);
+	s.fd = p.fd;
+	ASSERT_EQ(0, ioctl(self->dev, VFIO_DEVICE_SET_IRQS, &s));
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		/* Only the parent holds the device, or this would wait forever */
+		close(self->dev);
+		close(self->group);
+		close(self->container);
+		_exit(numvfs(self->pf, "0") ? 1 : 0);
+	}
+	/* vfio asks at once, then every 10 s */
+	ASSERT_EQ(1, poll(&p, 1, 20000)) TH_LOG("no REQ");
+	EXPECT_EQ(0, waitpid(pid, &status, WNOHANG));
+	close(self->dev);
+	self->dev = -1;
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s", self->vf_name);
+	EXPECT_FALSE(path_exists(path));
+	close(p.fd);
+}
+
+TEST_HARNESS_MAIN
