@@ -180,6 +180,9 @@ endif
 
 # OPAE's tools and libraries (make opae), when built, for selftests/opae
 OPAE_ROOT = $(shell scripts/build/opae-build.sh --path 2>/dev/null)
+# OPAE's opae.admin (fpgaport) and the Python it needs, from the same
+# snapshot, cached apart from the C build: a second or so to make
+OPAE_ADMIN_ROOT = $(shell scripts/build/opae-admin-stage.sh)
 
 # The kernel's ynl CLI and the Python it needs, for selftests/fpga/ynl_test.py
 # (where Debian's linux-source-6.12 is installed: make deps)
@@ -199,7 +202,7 @@ $(CONTAINER_ROOT): scripts/vm/container-stage.sh scripts/vm/containers/container
 initramfs: stage $(YNL_ROOT) $(CONTAINER_ROOT) $(if $(filter build,$(VM_MODULES)),modules)
 	MODULES_DIR=$(if $(filter build,$(VM_MODULES)),$(CURDIR)/kernel) \
 		scripts/vm/mkinitramfs.sh $(KVER) $(BUILD)/initramfs.cpio $(BUILD)/stage \
-		$(OPAE_ROOT) $(YNL_ROOT) $(CONTAINER_ROOT)
+		$(OPAE_ROOT) $(OPAE_ADMIN_ROOT) $(YNL_ROOT) $(CONTAINER_ROOT)
 
 # The OPAE SDK from ../shared/third_party, built once and cached
 opae:
@@ -228,8 +231,8 @@ check-suite-run: stage $(YNL_ROOT) $(CONTAINER_ROOT)
 	@[ -n "$(SUITE)" ] || { echo "make check-suite-run: SUITE=trixie or SUITE=sid" >&2; exit 2; }
 	scripts/vm/suite-vm.sh $(SUITE) \
 		$(or $(SUITE_KVER),$$(head -n 1 $$(scripts/build/suite-root.sh $(SUITE))/kernels)) \
-		$(BUILD)/initramfs-$(SUITE).cpio $(BUILD)/stage $(OPAE_ROOT) $(YNL_ROOT) \
-		$(CONTAINER_ROOT) -- \
+		$(BUILD)/initramfs-$(SUITE).cpio $(BUILD)/stage $(OPAE_ROOT) \
+		$(OPAE_ADMIN_ROOT) $(YNL_ROOT) $(CONTAINER_ROOT) -- \
 		--log-dir $(BUILD)/logs --name $(SUITE) \
 		$(if $(VM_TIMEOUT),--timeout $(VM_TIMEOUT)) --tests "$(VM_TESTS)"
 
@@ -253,7 +256,8 @@ kernels-newest:
 SUITE_IMAGE ?= $(BUILD)/initramfs-$(SUITE)-$(SUITE_KVER).cpio
 suite-initramfs: stage $(YNL_ROOT) $(CONTAINER_ROOT)
 	scripts/vm/suite-vm.sh --built $(SUITE) $(SUITE_KVER) $(SUITE_IMAGE) \
-		$(BUILD)/stage $(OPAE_ROOT) $(YNL_ROOT) $(CONTAINER_ROOT) > /dev/null
+		$(BUILD)/stage $(OPAE_ROOT) $(OPAE_ADMIN_ROOT) $(YNL_ROOT) \
+		$(CONTAINER_ROOT) > /dev/null
 
 demo:
 	@scripts/build/deps.sh --check >/dev/null || scripts/build/deps.sh
