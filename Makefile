@@ -181,14 +181,15 @@ endif
 # OPAE's tools and libraries (make opae), when built, for selftests/opae
 OPAE_ROOT = $(shell scripts/build/opae-build.sh --path 2>/dev/null)
 # OPAE's opae.admin (fpgaport) and the Python it needs, from the same
-# snapshot, cached apart from the C build: a second or so to make
+# snapshot, cached apart from the C build: a few seconds to make
 OPAE_ADMIN_ROOT = $(shell scripts/build/opae-admin-stage.sh)
 
 # The kernel's ynl CLI and the Python it needs, for selftests/fpga/ynl_test.py
 # (where Debian's linux-source-6.12 is installed: make deps)
 YNL_ROOT = $(if $(wildcard /usr/src/linux-source-6.12.tar.xz),$(BUILD)/ynl-root)
 
-$(BUILD)/ynl-root: scripts/build/ynl-stage.sh scripts/build/linux-source.sh \
+$(BUILD)/ynl-root: scripts/build/ynl-stage.sh scripts/build/python-stage.sh \
+		scripts/build/linux-source.sh \
 		Documentation/netlink/specs/fpga.yaml selftests/fpga/ynl_test.py
 	scripts/build/ynl-stage.sh $@
 

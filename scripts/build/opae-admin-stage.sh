@@ -7,12 +7,12 @@
 # one, /usr/lib/python3/dist-packages, the console scripts of TOOLS as pip
 # writes them from its pyproject.toml, and what of Debian's Python 3 they
 # need.  opae.admin uses only the standard library: the modules are the
-# closure modulefinder finds from those scripts (as ynl-stage.sh does for
-# ynl), not the whole library.
+# closure modulefinder finds from those scripts (python-stage.sh), not the
+# whole library.
 #
 # Cached apart from OPAE's C build (opae-build.sh), so that neither redoes
-# the other: keyed by the snapshot, this script and the Python; a second
-# or so to make.
+# the other: keyed by the snapshot, this script, python-stage.sh and the
+# Python; a few seconds to make.
 #
 # usage: opae-admin-stage.sh   make it if needed; print its root
 #   FPGA_SUITE_CACHE=DIR  the cache (default ~/.cache/fpga-suite)
@@ -24,13 +24,13 @@ cache=${FPGA_SUITE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpga-suite}
 TOOLS="fpgaport"
 python=/usr/bin/python3
 tarball=$("$here/opae-tarball.sh")
-key=$( (cat "$tarball" "$0"; $python -VV; echo "$TOOLS") | sha256sum | cut -c1-12)
+key=$( (cat "$tarball" "$0" "$here/python-stage.sh"; $python -VV; echo "$TOOLS") |
+	sha256sum | cut -c1-12)
 # Not opae-*: opae-build.sh keeps one build of those and removes the others
 dir=$cache/opae.admin-$key
 root=$dir/root
 [ -f "$dir/done" ] && { echo "$root"; exit 0; }
 
-pyver=$($python -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
 site=/usr/lib/python3/dist-packages
 mkdir -p "$cache"
 rm -rf "$cache"/opae.admin-*
@@ -43,28 +43,17 @@ tar -xJf "$tarball" -C "$tmp/src" --strip-components=3 --wildcards \
 cp -r "$tmp/src/opae" "$tmp/root$site/"
 cp "$tmp/src/LICENSE" "$tmp/root/usr/share/doc/opae.admin/"
 
-cp -L "$(readlink -f $python)" "$tmp/root/usr/bin/$pyver"
-ln -s "$pyver" "$tmp/root/usr/bin/python3"
-
-# The console scripts, and every module file of their closure in
-# Debian's Python, at its own path
-$python - "$tmp/src/pyproject.toml" "$tmp/root" "$site" $TOOLS \
-	> "$tmp/modules" <<'EOF'
-import modulefinder
+# The console scripts, as pip writes them
+$python - "$tmp/src/pyproject.toml" "$tmp/root/usr/bin" $TOOLS <<'EOF'
 import sys
 import tomllib
 
-pyproject, root, site, tools = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+pyproject, bindir, tools = sys.argv[1], sys.argv[2], sys.argv[3:]
 with open(pyproject, 'rb') as f:
     scripts = tomllib.load(f)['project']['scripts']
-finder = modulefinder.ModuleFinder(path=[root + site] + sys.path)
-# opae is a namespace package (no __init__.py), which modulefinder
-# does not find by itself
-finder.add_module('opae').__path__ = [root + site + '/opae']
 for tool in tools:
     module, func = scripts[tool].split(':')
-    path = root + '/usr/bin/' + tool
-    with open(path, 'w') as f:
+    with open(bindir + '/' + tool, 'w') as f:
         f.write(f'''#!/usr/bin/python3
 # -*- coding: utf-8 -*-
 import re
@@ -74,28 +63,14 @@ if __name__ == '__main__':
     sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
     sys.exit({func}())
 ''')
-    finder.run_script(path)
-for name in ('site', 'encodings.utf_8', 'encodings.ascii',
-             'encodings.latin_1'):
-    finder.import_hook(name)
-for mod in finder.modules.values():
-    path = mod.__file__
-    if path and path.startswith('/usr/lib/'):
-        print(path)
 EOF
-while read -r f; do
-	mkdir -p "$tmp/root$(dirname "$f")"
-	cp "$f" "$tmp/root$f"
-done < "$tmp/modules"
+set --
 for t in $TOOLS; do
 	chmod 0755 "$tmp/root/usr/bin/$t"
+	set -- "$@" "$tmp/root/usr/bin/$t"
 done
-# The extension modules executable, as shared objects are on many
-# systems: mkinitramfs.sh then copies the libraries each needs (libffi,
-# libcrypto, ...), as for every executable ELF file of a stage
-find "$tmp/root/usr/lib/$pyver" -name '*.so' -exec chmod 0755 {} +
-# The landmark Python finds its platform directory by
-mkdir -p "$tmp/root/usr/lib/$pyver/lib-dynload"
+# Python, and the modules they need
+"$here/python-stage.sh" "$tmp/root" --path "$tmp/root$site" "$@"
 
 mkdir -p "$dir"
 mv "$tmp/root" "$root"
