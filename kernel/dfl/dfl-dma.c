@@ -38,6 +38,7 @@ const char *fpga_dfl_dma_isolation_name(enum fpga_dfl_dma_isolation iso)
 		return "unknown";
 	return fpga_dfl_dma_isolation_names[iso];
 }
+EXPORT_SYMBOL_GPL(fpga_dfl_dma_isolation_name);
 
 /**
  * fpga_dfl_dma_trusted() - may the caller drive this FIU's DMA, by right?

@@ -177,6 +177,7 @@ int fpga_dfl_card_vf_regs(struct fpga_dfl_card *card, unsigned int vf,
 	regs->afu_ofs = afu_ofs;
 	regs->afu_size = afu_size;
 	regs->cacheable = card->info.cacheable;
+	regs->dma_isolation = card->info.dma_isolation;
 	regs->card_id = card->id;
 	regs->port_num = card->port_num[card->vf_place[vf]];
 out_unlock:

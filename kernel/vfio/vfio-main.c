@@ -10,16 +10,21 @@
  * The user gets what vfio-pci would give: a PCI device that can be reset
  * (the port's soft reset, through the core), vfio-pci's 9 regions and 5
  * interrupt indexes; configuration space (vfio-config.c) and BAR 0, the
- * port (vfio-bar.c), by read and write.  REQ asks the user to let go when
- * the VF is going away; vfio's unregistration waits for that.
+ * port (vfio-bar.c), by read and write, its AFU by mmap too.  REQ asks the
+ * user to let go when the VF is going away; vfio's unregistration waits
+ * for that, and for every mapping to go (each holds the device's file),
+ * so nothing of the card is ever revoked under a mapping.
  *
- * Not yet: BAR 0 by mmap, MSI-X (the port's user interrupts), ERR, DMA.
+ * Not yet: MSI-X (the port's user interrupts), ERR, DMA.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/eventfd.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/overflow.h>
 #include <linux/pci.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include <fpga-suite/sim-vf.h>
@@ -87,12 +92,44 @@ static ssize_t fpga_vfio_write(struct vfio_device *vdev,
 			    ppos, true);
 }
 
+/* The AFU is on pages of its own, as it is on every card we know */
+static bool fpga_vfio_afu_mappable(const struct fpga_dfl_vf_regs *regs)
+{
+	return PAGE_ALIGNED(regs->start + regs->afu_ofs) &&
+	       PAGE_ALIGNED(regs->afu_size);
+}
+
+/* BAR 0's part a user may map: the AFU, not the port's registers */
+static int fpga_vfio_add_sparse_mmap(struct fpga_vfio *fv,
+				     struct vfio_info_cap *caps)
+{
+	struct vfio_region_info_cap_sparse_mmap *sparse;
+	size_t size = struct_size(sparse, areas, 1);
+	int ret;
+
+	if (!fpga_vfio_afu_mappable(&fv->regs))
+		return 0;
+
+	sparse = kzalloc(size, GFP_KERNEL);
+	if (!sparse)
+		return -ENOMEM;
+	sparse->header.id = VFIO_REGION_INFO_CAP_SPARSE_MMAP;
+	sparse->header.version = 1;
+	sparse->nr_areas = 1;
+	sparse->areas[0].offset = fv->regs.afu_ofs;
+	sparse->areas[0].size = fv->regs.afu_size;
+	ret = vfio_info_add_capability(caps, &sparse->header, size);
+	kfree(sparse);
+	return ret;
+}
+
 /* A region's size and offset; the rest of vfio-pci's regions are empty */
 static int fpga_vfio_region_info(struct vfio_device *vdev,
 				 struct vfio_region_info *info,
 				 struct vfio_info_cap *caps)
 {
 	struct fpga_vfio *fv = to_fpga_vfio(vdev);
+	int ret;
 
 	if (info->index >= VFIO_PCI_NUM_REGIONS)
 		return -EINVAL;
@@ -105,11 +142,16 @@ static int fpga_vfio_region_info(struct vfio_device *vdev,
 		break;
 	case VFIO_PCI_BAR0_REGION_INDEX:
 		info->size = fv->bar0_size;
+		ret = fpga_vfio_add_sparse_mmap(fv, caps);
+		if (ret)
+			return ret;
+		if (fpga_vfio_afu_mappable(&fv->regs))
+			info->flags = VFIO_REGION_INFO_FLAG_MMAP;
 		break;
 	default:
 		return 0;
 	}
-	info->flags = VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE;
+	info->flags |= VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE;
 	return 0;
 }
 
@@ -133,6 +175,7 @@ static long fpga_vfio_get_region_info(struct vfio_device *vdev,
 				      unsigned long arg)
 {
 	unsigned long minsz = offsetofend(struct vfio_region_info, offset);
+	struct vfio_info_cap caps = { };
 	struct vfio_region_info info;
 	int ret;
 
@@ -140,10 +183,30 @@ static long fpga_vfio_get_region_info(struct vfio_device *vdev,
 		return -EFAULT;
 	if (info.argsz < minsz)
 		return -EINVAL;
-	ret = fpga_vfio_region_info(vdev, &info, NULL);
+	ret = fpga_vfio_region_info(vdev, &info, &caps);
 	if (ret)
-		return ret;
-	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
+		goto out;
+	/* The capability chain after the struct, if the user left room */
+	if (caps.size) {
+		info.flags |= VFIO_REGION_INFO_FLAG_CAPS;
+		if (info.argsz < sizeof(info) + caps.size) {
+			info.argsz = sizeof(info) + caps.size;
+			info.cap_offset = 0;
+		} else {
+			vfio_info_cap_shift(&caps, sizeof(info));
+			if (copy_to_user((void __user *)arg + sizeof(info),
+					 caps.buf, caps.size)) {
+				ret = -EFAULT;
+				goto out;
+			}
+			info.cap_offset = sizeof(info);
+		}
+	}
+	if (copy_to_user((void __user *)arg, &info, minsz))
+		ret = -EFAULT;
+out:
+	kfree(caps.buf);
+	return ret;
 }
 
 /* Interrupts per index: REQ only, for now */
@@ -248,6 +311,34 @@ static long fpga_vfio_ioctl(struct vfio_device *vdev, unsigned int cmd,
 	return -ENOTTY;
 }
 
+/*
+ * The AFU's pages of BAR 0, shared.  The card's registers outlive every
+ * mapping: a mapping holds the device's file, and the VF's removal, which
+ * comes before the card's, waits for that file to be released.
+ */
+static int fpga_vfio_mmap(struct vfio_device *vdev, struct vm_area_struct *vma)
+{
+	struct fpga_vfio *fv = to_fpga_vfio(vdev);
+	const struct fpga_dfl_vf_regs *regs = &fv->regs;
+	u64 pos = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	u64 size = vma->vm_end - vma->vm_start;
+	u64 ofs = pos & FPGA_VFIO_OFFSET_MASK;
+
+	if (FPGA_VFIO_INDEX(pos) != VFIO_PCI_BAR0_REGION_INDEX ||
+	    !(vma->vm_flags & VM_SHARED) || !fpga_vfio_afu_mappable(regs))
+		return -EINVAL;
+	if (ofs < regs->afu_ofs || ofs >= regs->afu_ofs + regs->afu_size ||
+	    size > regs->afu_ofs + regs->afu_size - ofs)
+		return -EINVAL;
+	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
+	/* A simulated card's registers are RAM, mapped as the kernel maps them */
+	if (!regs->cacheable)
+		vma->vm_page_prot = pgprot_noncached(vma->vm_page_prot);
+	return remap_pfn_range(vma, vma->vm_start,
+			       (regs->start + ofs) >> PAGE_SHIFT, size,
+			       vma->vm_page_prot);
+}
+
 /* The VF is going away: ask the user to let go (vfio asks until it does) */
 static void fpga_vfio_request(struct vfio_device *vdev, unsigned int count)
 {
@@ -281,6 +372,7 @@ static const struct vfio_device_ops fpga_vfio_ops = {
 	.write		= fpga_vfio_write,
 	.ioctl		= fpga_vfio_ioctl,
 	FPGA_COMPAT_VFIO_GET_REGION_INFO_CAPS(fpga_vfio_region_info)
+	.mmap		= fpga_vfio_mmap,
 	.request	= fpga_vfio_request,
 	.dma_unmap	= fpga_vfio_dma_unmap,
 };
@@ -306,6 +398,19 @@ static int fpga_vfio_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = fpga_dfl_card_vf_regs(card, vf, &fv->regs);
 	if (ret) {
 		dev_err(&pdev->dev, "VF %u presents no port: %d\n", vf, ret);
+		goto err_put;
+	}
+	/*
+	 * Whoever drives the AFU gives it DMA addresses: only where the
+	 * card's IOMMU keeps the port to its own domain, which holds what
+	 * the VF's user maps and nothing else
+	 */
+	if (fv->regs.dma_isolation != FPGA_DFL_DMA_PER_PORT) {
+		dev_err(&pdev->dev,
+			"card %d confines no port's DMA (IOMMU: %s): its VFs are not for VFIO\n",
+			fv->regs.card_id,
+			fpga_dfl_dma_isolation_name(fv->regs.dma_isolation));
+		ret = -ENODEV;
 		goto err_put;
 	}
 	fv->bar0_size = roundup_pow_of_two(fv->regs.afu_ofs +

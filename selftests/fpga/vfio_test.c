@@ -10,6 +10,7 @@
  */
 #include <limits.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
@@ -179,8 +180,12 @@ TEST_F(vf, device_info)
 	/* The port's features (64 KiB) and NLB0 (256 KiB): 512 KiB */
 	ASSERT_EQ(0, region_info(self->dev, VFIO_PCI_BAR0_REGION_INDEX, &r));
 	EXPECT_EQ(512 * 1024, r.size);
-	EXPECT_EQ(VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE,
+	EXPECT_EQ(VFIO_REGION_INFO_FLAG_READ | VFIO_REGION_INFO_FLAG_WRITE |
+		  VFIO_REGION_INFO_FLAG_MMAP | VFIO_REGION_INFO_FLAG_CAPS,
 		  r.flags);
+	/* No room for the capability: argsz says how much to give */
+	EXPECT_GT(r.argsz, sizeof(r));
+	EXPECT_EQ(0, r.cap_offset);
 	for (i = VFIO_PCI_BAR1_REGION_INDEX; i <= VFIO_PCI_ROM_REGION_INDEX; i++) {
 		ASSERT_EQ(0, region_info(self->dev, i, &r));
 		EXPECT_EQ(0, r.size) TH_LOG("region %u", i);
@@ -193,6 +198,54 @@ TEST_F(vf, device_info)
 	irq.index = VFIO_PCI_INTX_IRQ_INDEX;
 	ASSERT_EQ(0, ioctl(self->dev, VFIO_DEVICE_GET_IRQ_INFO, &irq));
 	EXPECT_EQ(0, irq.count);
+}
+
+/* Only the AFU may be mapped: the sparse-mmap capability says so */
+TEST_F(vf, sparse_mmap_is_the_afu)
+{
+	struct {
+		struct vfio_region_info info;
+		struct vfio_region_info_cap_sparse_mmap sparse;
+		struct vfio_region_sparse_mmap_area area;
+	} r = { .info = { .argsz = sizeof(r), .index = VFIO_PCI_BAR0_REGION_INDEX } };
+
+	ASSERT_EQ(0, ioctl(self->dev, VFIO_DEVICE_GET_REGION_INFO, &r));
+	ASSERT_EQ(sizeof(r.info), r.info.cap_offset);
+	EXPECT_EQ(VFIO_REGION_INFO_CAP_SPARSE_MMAP, r.sparse.header.id);
+	EXPECT_EQ(0, r.sparse.header.next);
+	ASSERT_EQ(1, r.sparse.nr_areas);
+	EXPECT_EQ(AFU_OFS, r.area.offset);
+	EXPECT_EQ(256 * 1024, r.area.size);
+}
+
+TEST_F(vf, mmap_afu)
+{
+	off_t bar = OFS(VFIO_PCI_BAR0_REGION_INDEX);
+	volatile uint64_t *afu;
+	uint64_t v;
+
+	enable_memory(_metadata, self->dev);
+	afu = mmap(NULL, 256 * 1024, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->dev, bar + AFU_OFS);
+	ASSERT_NE(MAP_FAILED, afu) TH_LOG("mmap: %s", strerror(errno));
+	EXPECT_EQ(1, DFH_TYPE(afu[0]));
+	EXPECT_EQ(NLB0_AFU_GUID_L, afu[1]);
+	EXPECT_EQ(NLB0_AFU_GUID_H, afu[2]);
+	/* The same registers as read and write see */
+	afu[NLB_SCRATCH / 8] = 0x1122334455667788ULL;
+	ASSERT_EQ(0, bar_read(self->dev, AFU_OFS + NLB_SCRATCH, &v));
+	EXPECT_EQ(0x1122334455667788ULL, v);
+	munmap((void *)afu, 256 * 1024);
+
+	/* Not the port's registers, not past the AFU, not private */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->dev, bar));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 8192, PROT_READ, MAP_SHARED, self->dev,
+				   bar + AFU_OFS + 256 * 1024 - 4096));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, self->dev,
+				   bar + AFU_OFS));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->dev,
+				   OFS(VFIO_PCI_CONFIG_REGION_INDEX)));
 }
 
 TEST_F(vf, config_space)
@@ -387,6 +440,65 @@ TEST_F(vf, removal_asks_the_user)
 	snprintf(path, sizeof(path), PCI_DEVICES "/%s", self->vf_name);
 	EXPECT_FALSE(path_exists(path));
 	close(p.fd);
+}
+
+/* A mapping holds the device: the VF goes only once it is unmapped */
+TEST_F(vf, removal_waits_for_mappings)
+{
+	void *afu;
+	int status;
+	pid_t pid;
+
+	afu = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->dev,
+		   OFS(VFIO_PCI_BAR0_REGION_INDEX) + AFU_OFS);
+	ASSERT_NE(MAP_FAILED, afu);
+	close(self->dev);
+	self->dev = -1;
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		munmap(afu, 4096);
+		close(self->group);
+		close(self->container);
+		_exit(numvfs(self->pf, "0") ? 1 : 0);
+	}
+	sleep(2);
+	EXPECT_EQ(0, waitpid(pid, &status, WNOHANG));
+	/* Still mapped, and the registers still there */
+	EXPECT_EQ(1, DFH_TYPE(*(volatile uint64_t *)afu));
+	munmap(afu, 4096);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+}
+
+/* A card whose IOMMU does not confine each port: its VFs are not bound */
+TEST(untranslated_card_not_bound)
+{
+	char pf[PATH_MAX], path[PATH_MAX + 64], fme[PATH_MAX];
+	unsigned int card = sim_random_id() + 1000;
+	int fd, port = 0;
+
+	ASSERT_EQ(0, run_cmd("modprobe fpga_sim && modprobe fpga_fme && modprobe fpga_vfio"));
+	ASSERT_EQ(0, sysfs_write(SIM_IOMMU_PARAM, "0"));
+	ASSERT_EQ(0, sim_add(card, 1));
+	ASSERT_EQ(0, sysfs_write(SIM_IOMMU_PARAM, "1"));
+	snprintf(path, sizeof(path), SIM_BUS "/devices/fpga_sim%u/pci_function", card);
+	ASSERT_NE(NULL, realpath(path, pf));
+	ASSERT_EQ(0, card_child(card, "fpga-fme.", path, sizeof(path)));
+	snprintf(fme, sizeof(fme), "/dev/%s", strrchr(path, '/') + 1);
+	fd = open(fme, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, DFL_FPGA_FME_PORT_RELEASE, &port));
+	ASSERT_EQ(0, numvfs(pf, "1"));
+	snprintf(path, sizeof(path), "%s/virtfn0/driver", pf);
+	EXPECT_FALSE(path_exists(path));
+	snprintf(path, sizeof(path), "%s/virtfn0/iommu_group", pf);
+	EXPECT_FALSE(path_exists(path));
+	EXPECT_EQ(0, numvfs(pf, "0"));
+	EXPECT_EQ(0, ioctl(fd, DFL_FPGA_FME_PORT_ASSIGN, &port));
+	close(fd);
+	EXPECT_EQ(0, sim_del(card));
+	run_cmd("modprobe -r fpga_vfio fpga_fme fpga_sim fpga_dfl");
 }
 
 TEST_HARNESS_MAIN

@@ -357,6 +357,7 @@ void fpga_dfl_card_remove(struct fpga_dfl_card *card);
  * @afu_ofs:	where the AFU starts, from @hdr (the header's NEXT_AFU)
  * @afu_size:	the AFU's MMIO size (PORT_CAP_MMIO_SIZE)
  * @cacheable:	the registers are ordinary memory (a simulated card)
+ * @dma_isolation: how the card's IOMMU confines the port's DMA
  * @card_id:	the card's number
  * @port_num:	the port's number on the card
  */
@@ -366,6 +367,7 @@ struct fpga_dfl_vf_regs {
 	resource_size_t afu_ofs;
 	resource_size_t afu_size;
 	bool cacheable;
+	enum fpga_dfl_dma_isolation dma_isolation;
 	int card_id;
 	unsigned int port_num;
 };
