@@ -15,6 +15,7 @@
 #include <linux/io.h>
 #include <linux/mutex.h>
 #include <linux/sizes.h>
+#include <linux/string.h>
 
 #include <fpga-suite/dfl-core.h>
 #include <fpga-suite/dfl-enum.h>
@@ -224,6 +225,54 @@ int fpga_dfl_card_vf_sftrst(struct fpga_dfl_card *card, unsigned int vf,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(fpga_dfl_card_vf_sftrst);
+
+/**
+ * fpga_dfl_card_vf_irqs() - the user interrupts of the port a VF presents
+ * @card: the card
+ * @vf: the VF's index
+ * @irqs: filled with their Linux irqs, in vector order
+ * @max: room in @irqs
+ *
+ * The port's list is walked as it is when the port is assigned back, and
+ * the device that walk makes is dropped: the walk resolves the UINT
+ * feature's vectors (DFHv0 capability or DFHv1 parameters) as it does for
+ * a port on the host.
+ *
+ * Context: process context; takes the card's lock.
+ * Return: how many there are (at most @max), 0 if none; -ENODEV no such
+ * VF, or its list no longer walks.
+ */
+int fpga_dfl_card_vf_irqs(struct fpga_dfl_card *card, unsigned int vf,
+			  int *irqs, unsigned int max)
+{
+	struct fpga_dfl_device *fdev;
+	unsigned int i, n = 0;
+
+	mutex_lock(&card->lock);
+	if (vf >= card->num_vfs) {
+		mutex_unlock(&card->lock);
+		return -ENODEV;
+	}
+	i = card->vf_place[vf];
+	fdev = fpga_dfl_port_rewalk(card, i, card->port_ofs[i]);
+	card->ports[i] = NULL;
+	mutex_unlock(&card->lock);
+	if (!fdev)
+		return -ENODEV;
+	for (i = 0; i < fdev->num_features; i++) {
+		struct fpga_dfl_feature *feat = &fdev->features[i];
+
+		if (feat->type == DFH_TYPE_PRIVATE &&
+		    feat->id == PORT_FEATURE_ID_UINT) {
+			n = min(feat->irq_count, max);
+			memcpy(irqs, feat->irqs, n * sizeof(*irqs));
+			break;
+		}
+	}
+	put_device(&fdev->dev);
+	return n;
+}
+EXPORT_SYMBOL_GPL(fpga_dfl_card_vf_irqs);
 
 /* Whether VFs hold ports, for fpga_dfl_port_assign(); under the card's lock */
 bool fpga_dfl_card_vfs_enabled(struct fpga_dfl_card *card)

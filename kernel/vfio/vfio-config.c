@@ -9,7 +9,10 @@
  * features and AFU (to a power of 2, as PCI wants), no INTx, and a PCIe
  * capability: an endpoint.  Writable: the command register (I/O, memory,
  * bus master, INTx disable), BAR 0 (sizing works: all ones reads back the
- * size), the interrupt line and the PCIe device control register.
+ * size), the interrupt line and the PCIe device control register.  With
+ * the port's user interrupts, an MSI-X capability: a vector each, table
+ * and PBA in BAR 0 before the AFU (vfio-irq.c), Enable and Function Mask
+ * writable.
  * Everything else drops what is written, as read-only registers do;
  * beyond the first 256 bytes the space reads 0.
  */
@@ -37,6 +40,7 @@ static void fpga_vfio_put(u8 *cfg, int ofs, u32 val, int len)
 void fpga_vfio_config_init(struct fpga_vfio *fv)
 {
 	u8 *cfg = fv->cfg, *exp = cfg + FPGA_VFIO_CAP_EXP;
+	u8 *msix = cfg + FPGA_VFIO_CAP_MSIX;
 
 	memset(cfg, 0, sizeof(fv->cfg));
 	fpga_vfio_put(cfg, PCI_VENDOR_ID, FPGA_VFIO_VENDOR, 2);
@@ -52,6 +56,15 @@ void fpga_vfio_config_init(struct fpga_vfio *fv)
 
 	exp[PCI_CAP_LIST_ID] = PCI_CAP_ID_EXP;
 	fpga_vfio_put(exp, PCI_EXP_FLAGS, 2 | PCI_EXP_TYPE_ENDPOINT << 4, 2);
+	if (!fv->num_irqs)
+		return;
+
+	/* MSI-X: a vector per user interrupt of the port, table in BAR 0 */
+	exp[PCI_CAP_LIST_NEXT] = FPGA_VFIO_CAP_MSIX;
+	msix[PCI_CAP_LIST_ID] = PCI_CAP_ID_MSIX;
+	fpga_vfio_put(msix, PCI_MSIX_FLAGS, fv->num_irqs - 1, 2);
+	fpga_vfio_put(msix, PCI_MSIX_TABLE, FPGA_VFIO_MSIX_TABLE, 4);
+	fpga_vfio_put(msix, PCI_MSIX_PBA, FPGA_VFIO_MSIX_PBA, 4);
 }
 
 /* Whether BAR 0 answers: the user enabled memory decoding, as PCI says */
@@ -61,7 +74,7 @@ bool fpga_vfio_memory_enabled(struct fpga_vfio *fv)
 }
 
 /* The bits of byte @ofs a write may change */
-static u8 fpga_vfio_write_mask(int ofs)
+static u8 fpga_vfio_write_mask(struct fpga_vfio *fv, int ofs)
 {
 	int exp = ofs - FPGA_VFIO_CAP_EXP;
 
@@ -77,6 +90,9 @@ static u8 fpga_vfio_write_mask(int ofs)
 	}
 	if (exp == PCI_EXP_DEVCTL || exp == PCI_EXP_DEVCTL + 1)
 		return 0xff;
+	/* MSI-X Enable and Function Mask, if there is the capability */
+	if (fv->num_irqs && ofs == FPGA_VFIO_CAP_MSIX + PCI_MSIX_FLAGS + 1)
+		return (PCI_MSIX_FLAGS_ENABLE | PCI_MSIX_FLAGS_MASKALL) >> 8;
 	return 0;
 }
 
@@ -119,7 +135,7 @@ ssize_t fpga_vfio_config_rw(struct fpga_vfio *fv, char __user *buf,
 		for (i = 0; i < n; i++) {
 			u64 ofs = pos + done + i;
 			u8 mask = ofs < FPGA_VFIO_CFG_KEPT ?
-				  fpga_vfio_write_mask(ofs) : 0;
+				  fpga_vfio_write_mask(fv, ofs) : 0;
 
 			if (!write)
 				data[i] = ofs < FPGA_VFIO_CFG_KEPT ? fv->cfg[ofs] : 0;

@@ -15,7 +15,9 @@
  * for that, and for every mapping to go (each holds the device's file),
  * so nothing of the card is ever revoked under a mapping.
  *
- * Not yet: MSI-X (the port's user interrupts), ERR, DMA.
+ * MSI-X carries the port's user interrupts (vfio-irq.c).
+ *
+ * Not yet: ERR, DMA.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -46,6 +48,7 @@ static void fpga_vfio_close_device(struct vfio_device *vdev)
 {
 	struct fpga_vfio *fv = to_fpga_vfio(vdev);
 
+	fpga_vfio_msix_off(fv);
 	fpga_vfio_reset(fv);
 	mutex_lock(&fv->lock);
 	fpga_vfio_config_init(fv);
@@ -209,13 +212,20 @@ out:
 	return ret;
 }
 
-/* Interrupts per index: REQ only, for now */
-static unsigned int fpga_vfio_irq_count(unsigned int index)
+/* Interrupts per index: MSI-X, the port's user interrupts, and REQ */
+static unsigned int fpga_vfio_irq_count(struct fpga_vfio *fv,
+					unsigned int index)
 {
-	return index == VFIO_PCI_REQ_IRQ_INDEX ? 1 : 0;
+	switch (index) {
+	case VFIO_PCI_MSIX_IRQ_INDEX:
+		return fv->num_irqs;
+	case VFIO_PCI_REQ_IRQ_INDEX:
+		return 1;
+	}
+	return 0;
 }
 
-static long fpga_vfio_get_irq_info(unsigned long arg)
+static long fpga_vfio_get_irq_info(struct fpga_vfio *fv, unsigned long arg)
 {
 	unsigned long minsz = offsetofend(struct vfio_irq_info, count);
 	struct vfio_irq_info info;
@@ -224,8 +234,11 @@ static long fpga_vfio_get_irq_info(unsigned long arg)
 		return -EFAULT;
 	if (info.argsz < minsz || info.index >= VFIO_PCI_NUM_IRQS)
 		return -EINVAL;
-	info.count = fpga_vfio_irq_count(info.index);
+	info.count = fpga_vfio_irq_count(fv, info.index);
 	info.flags = info.count ? VFIO_IRQ_INFO_EVENTFD : 0;
+	/* As vfio-pci: vectors are added by disabling and enabling again */
+	if (info.index == VFIO_PCI_MSIX_IRQ_INDEX && info.count)
+		info.flags |= VFIO_IRQ_INFO_NORESIZE;
 	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
 }
 
@@ -282,13 +295,18 @@ static long fpga_vfio_set_irqs(struct fpga_vfio *fv, unsigned long arg)
 	if (hdr.index >= VFIO_PCI_NUM_IRQS)
 		return -EINVAL;
 	ret = vfio_set_irqs_validate_and_prepare(&hdr,
-						 fpga_vfio_irq_count(hdr.index),
+						 fpga_vfio_irq_count(fv, hdr.index),
 						 VFIO_PCI_NUM_IRQS, &data_size);
 	if (ret)
 		return ret;
-	if (hdr.index != VFIO_PCI_REQ_IRQ_INDEX)
-		return -EINVAL;
-	return fpga_vfio_set_req(fv, &hdr, (void __user *)(arg + minsz));
+	switch (hdr.index) {
+	case VFIO_PCI_MSIX_IRQ_INDEX:
+		return fpga_vfio_set_msix(fv, &hdr, (void __user *)(arg + minsz),
+					  data_size);
+	case VFIO_PCI_REQ_IRQ_INDEX:
+		return fpga_vfio_set_req(fv, &hdr, (void __user *)(arg + minsz));
+	}
+	return -EINVAL;
 }
 
 static long fpga_vfio_ioctl(struct vfio_device *vdev, unsigned int cmd,
@@ -302,7 +320,7 @@ static long fpga_vfio_ioctl(struct vfio_device *vdev, unsigned int cmd,
 	case VFIO_DEVICE_GET_REGION_INFO:
 		return fpga_vfio_get_region_info(vdev, arg);
 	case VFIO_DEVICE_GET_IRQ_INFO:
-		return fpga_vfio_get_irq_info(arg);
+		return fpga_vfio_get_irq_info(fv, arg);
 	case VFIO_DEVICE_SET_IRQS:
 		return fpga_vfio_set_irqs(fv, arg);
 	case VFIO_DEVICE_RESET:
@@ -415,6 +433,18 @@ static int fpga_vfio_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	}
 	fv->bar0_size = roundup_pow_of_two(fv->regs.afu_ofs +
 					   fv->regs.afu_size);
+	ret = fpga_dfl_card_vf_irqs(card, vf, fv->irqs, FPGA_VFIO_MAX_IRQS);
+	if (ret < 0) {
+		dev_err(&pdev->dev, "VF %u: the port's list does not walk: %d\n",
+			vf, ret);
+		goto err_put;
+	}
+	fv->num_irqs = ret;
+	/* MSI-X's table and PBA must fall between the features and the AFU */
+	if (fv->num_irqs && fv->regs.afu_ofs < FPGA_VFIO_MSIX_PBA + SZ_4K) {
+		dev_warn(&pdev->dev, "no room for MSI-X in BAR 0: no interrupts\n");
+		fv->num_irqs = 0;
+	}
 	fpga_vfio_config_init(fv);
 
 	ret = vfio_register_emulated_iommu_dev(&fv->vdev);

@@ -366,7 +366,7 @@ TEST_F(vf, bad_calls)
 	struct {
 		struct vfio_irq_set set;
 		int32_t fd;
-	} s = { .set = { .argsz = sizeof(s), .index = VFIO_PCI_MSIX_IRQ_INDEX,
+	} s = { .set = { .argsz = sizeof(s), .index = VFIO_PCI_MSI_IRQ_INDEX,
 			 .flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER,
 			 .count = 1 }, .fd = -1 };
 	struct vfio_region_info r;
@@ -499,6 +499,90 @@ TEST(untranslated_card_not_bound)
 	close(fd);
 	EXPECT_EQ(0, sim_del(card));
 	run_cmd("modprobe -r fpga_vfio fpga_fme fpga_sim fpga_dfl");
+}
+
+static int set_msix(int dev, uint32_t flags, uint32_t start, uint32_t count,
+		    const int32_t *fds)
+{
+	struct {
+		struct vfio_irq_set set;
+		int32_t fds[8];
+	} s = { .set = { .argsz = sizeof(s.set) + count * sizeof(int32_t),
+			 .index = VFIO_PCI_MSIX_IRQ_INDEX,
+			 .flags = flags | VFIO_IRQ_SET_ACTION_TRIGGER,
+			 .start = start, .count = count } };
+
+	if (fds)
+		memcpy(s.fds, fds, count * sizeof(int32_t));
+	else
+		s.set.argsz = sizeof(s.set);
+	return ioctl(dev, VFIO_DEVICE_SET_IRQS, &s) ? -errno : 0;
+}
+
+/* Whether @fd's counter became nonzero within @ms; reads it back to 0 */
+static bool fired(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	uint64_t n;
+
+	if (poll(&p, 1, ms) != 1)
+		return false;
+	return read(fd, &n, sizeof(n)) == sizeof(n) && n;
+}
+
+/* MSI-X carries the port's user interrupts: NLB0's doorbell raises them */
+TEST_F(vf, msix_is_the_ports_user_interrupts)
+{
+	struct vfio_irq_info irq = { .argsz = sizeof(irq),
+				     .index = VFIO_PCI_MSIX_IRQ_INDEX };
+	int32_t fds[2];
+	unsigned int n;
+
+	ASSERT_EQ(0, ioctl(self->dev, VFIO_DEVICE_GET_IRQ_INFO, &irq));
+	n = irq.count;
+	ASSERT_GE(n, 2);
+	EXPECT_EQ(VFIO_IRQ_INFO_EVENTFD | VFIO_IRQ_INFO_NORESIZE, irq.flags);
+	/* The capability: after the PCIe one, a vector each, table in BAR 0 */
+	EXPECT_EQ(0x80, cfg_read(self->dev, 0x41, 1));
+	EXPECT_EQ(PCI_CAP_ID_MSIX, cfg_read(self->dev, 0x80, 1));
+	EXPECT_EQ(n - 1, cfg_read(self->dev, 0x80 + PCI_MSIX_FLAGS, 2) & PCI_MSIX_FLAGS_QSIZE);
+	EXPECT_EQ(0x8000, cfg_read(self->dev, 0x80 + PCI_MSIX_TABLE, 4));
+	EXPECT_EQ(0x9000, cfg_read(self->dev, 0x80 + PCI_MSIX_PBA, 4));
+	ASSERT_EQ(0, cfg_write(self->dev, 0x80 + PCI_MSIX_FLAGS, PCI_MSIX_FLAGS_ENABLE | 0x7ff, 2));
+	EXPECT_EQ(PCI_MSIX_FLAGS_ENABLE | (n - 1), cfg_read(self->dev, 0x80 + PCI_MSIX_FLAGS, 2));
+
+	fds[0] = eventfd(0, EFD_CLOEXEC);
+	fds[1] = eventfd(0, EFD_CLOEXEC);
+	ASSERT_GE(fds[0], 0);
+	ASSERT_GE(fds[1], 0);
+	ASSERT_EQ(0, set_msix(self->dev, VFIO_IRQ_SET_DATA_EVENTFD, 0, 2, fds));
+	enable_memory(_metadata, self->dev);
+
+	/* The AFU raises user interrupt 1: vector 1's eventfd, not 0's */
+	ASSERT_EQ(0, bar_write(self->dev, AFU_OFS + NLB_DOORBELL, 1 << 1));
+	EXPECT_TRUE(fired(fds[1], 5000));
+	EXPECT_FALSE(fired(fds[0], 200));
+	ASSERT_EQ(0, bar_write(self->dev, AFU_OFS + NLB_DOORBELL, 1 << 0));
+	EXPECT_TRUE(fired(fds[0], 5000));
+
+	/* Loopback, as vfio-pci's: DATA_NONE fires the vectors named */
+	ASSERT_EQ(0, set_msix(self->dev, VFIO_IRQ_SET_DATA_NONE, 1, 1, NULL));
+	EXPECT_TRUE(fired(fds[1], 1000));
+
+	/* Vector 1 unbound (-1), then all (count 0): nothing fires */
+	ASSERT_EQ(0, set_msix(self->dev, VFIO_IRQ_SET_DATA_EVENTFD, 1, 1, (int32_t[]){ -1 }));
+	ASSERT_EQ(0, bar_write(self->dev, AFU_OFS + NLB_DOORBELL, 1 << 1));
+	EXPECT_FALSE(fired(fds[1], 500));
+	ASSERT_EQ(0, set_msix(self->dev, VFIO_IRQ_SET_DATA_NONE, 0, 0, NULL));
+	ASSERT_EQ(0, bar_write(self->dev, AFU_OFS + NLB_DOORBELL, 1 << 0));
+	EXPECT_FALSE(fired(fds[0], 500));
+
+	/* Past the vectors, a bad eventfd, masking: refused */
+	EXPECT_EQ(-EINVAL, set_msix(self->dev, VFIO_IRQ_SET_DATA_EVENTFD, n - 1, 2, fds));
+	EXPECT_EQ(-EBADF, set_msix(self->dev, VFIO_IRQ_SET_DATA_EVENTFD, 0, 1, (int32_t[]){ 1000 }));
+	EXPECT_EQ(-EINVAL, set_msix(self->dev, VFIO_IRQ_SET_DATA_EVENTFD, 0, 1, (int32_t[]){ -5 }));
+	close(fds[0]);
+	close(fds[1]);
 }
 
 TEST_HARNESS_MAIN

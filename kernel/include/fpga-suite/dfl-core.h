@@ -381,6 +381,8 @@ int fpga_dfl_card_vf_regs(struct fpga_dfl_card *card, unsigned int vf,
 			  struct fpga_dfl_vf_regs *regs);
 int fpga_dfl_card_vf_sftrst(struct fpga_dfl_card *card, unsigned int vf,
 			    bool reset);
+int fpga_dfl_card_vf_irqs(struct fpga_dfl_card *card, unsigned int vf,
+			  int *irqs, unsigned int max);
 
 /**
  * struct fpga_dfl_node - an FIU's upstream-named node, dfl-fme.N or
