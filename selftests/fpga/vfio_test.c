@@ -117,7 +117,7 @@ FIXTURE_TEARDOWN(vf)
 		close(self->fme);
 	}
 	sim_del(self->card);
-	run_cmd("modprobe -r fpga_vfio fpga_fme fpga_sim fpga_dfl vfio_iommu_type1");
+	run_cmd("modprobe -r fpga_vfio fpga_port fpga_fme fpga_sim fpga_dfl vfio_iommu_type1");
 }
 
 static int region_info(int dev, uint32_t index, struct vfio_region_info *info)
@@ -583,6 +583,54 @@ TEST_F(vf, msix_is_the_ports_user_interrupts)
 	EXPECT_EQ(-EINVAL, set_msix(self->dev, VFIO_IRQ_SET_DATA_EVENTFD, 0, 1, (int32_t[]){ -5 }));
 	close(fds[0]);
 	close(fds[1]);
+}
+
+/*
+ * The port after its VF: assigned back, it is the host's again, whole: its
+ * registers where they were, its user interrupts its driver's (the VF's
+ * MSI-X walked its list and took its irqs)
+ */
+TEST_F(vf, port_back_after_its_vf)
+{
+	struct dfl_fpga_irq_set *set;
+	volatile uint64_t *afu;
+	int32_t efd;
+	char dev[64];
+	int num, fd, port = 1;
+
+	efd = eventfd(0, EFD_CLOEXEC);
+	ASSERT_GE(efd, 0);
+	ASSERT_EQ(0, set_msix(self->dev, VFIO_IRQ_SET_DATA_EVENTFD, 0, 1, &efd));
+	close(self->dev);
+	self->dev = -1;
+	close(self->group);
+	self->group = -1;
+	ASSERT_EQ(0, numvfs(self->pf, "0"));
+	ASSERT_EQ(0, ioctl(self->fme, DFL_FPGA_FME_PORT_ASSIGN, &port));
+
+	ASSERT_EQ(0, run_cmd("modprobe fpga_port"));
+	num = sim_port_by_id(self->card, 1);
+	ASSERT_GE(num, 0);
+	snprintf(dev, sizeof(dev), "/dev/fpga-port.%d", num);
+	fd = open(dev, O_RDWR);
+	ASSERT_GE(fd, 0) TH_LOG("open %s: %s", dev, strerror(errno));
+	afu = mmap(NULL, 256 * 1024, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, afu);
+	EXPECT_EQ(NLB0_AFU_GUID_L, afu[1]);
+	set = calloc(1, sizeof(*set) + sizeof(int32_t));
+	ASSERT_NE(NULL, set);
+	set->start = 0;
+	set->count = 1;
+	set->evtfds[0] = efd;
+	ASSERT_EQ(0, ioctl(fd, DFL_FPGA_PORT_UINT_SET_IRQ, set));
+	afu[NLB_DOORBELL / 8] = 1;
+	EXPECT_TRUE(fired(efd, 5000));
+	free(set);
+	munmap((void *)afu, 256 * 1024);
+	close(fd);
+	close(efd);
+	ASSERT_EQ(0, ioctl(self->fme, DFL_FPGA_FME_PORT_RELEASE, &port));
+	run_cmd("modprobe -r fpga_port");
 }
 
 TEST_HARNESS_MAIN
