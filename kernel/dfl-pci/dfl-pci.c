@@ -197,27 +197,6 @@ static int fpga_dfl_pci_probe(struct pci_dev *pdev,
 }
 
 /*
- * Also the hot-unplug path: the port and FME drivers unbind first (open
- * files get ENODEV, mappings are revoked, irqs freed), then the vectors go;
- * devres unmaps the BARs last.
- */
-static void fpga_dfl_pci_remove(struct pci_dev *pdev)
-{
-	struct fpga_dfl_pci *fp = pci_get_drvdata(pdev);
-
-	/*
-	 * No DMA from here on: the core frees what an AFU that ignored its
-	 * reset was left (dfl-reset.c), and an IOMMU in lazy mode may still
-	 * translate for a while after the unmap.  The resets are polled.
-	 */
-	pci_disable_sriov(pdev);
-	pci_clear_master(pdev);
-	fpga_dfl_pci_remove_cards(fp);
-	if (fp->num_irqs)
-		pci_free_irq_vectors(pdev);
-}
-
-/*
  * sriov_numvfs, with upstream's rule (dfl-sriov.c): as many VFs as the
  * card has released ports; 0 routes them back to the PF.
  */
@@ -247,6 +226,28 @@ static int fpga_dfl_pci_sriov_configure(struct pci_dev *pdev, int num_vfs)
 		return ret;
 	}
 	return num_vfs;
+}
+
+/*
+ * Also the hot-unplug path: the port and FME drivers unbind first (open
+ * files get ENODEV, mappings are revoked, irqs freed), then the vectors go;
+ * devres unmaps the BARs last.
+ */
+static void fpga_dfl_pci_remove(struct pci_dev *pdev)
+{
+	struct fpga_dfl_pci *fp = pci_get_drvdata(pdev);
+
+	/*
+	 * No DMA from here on: the core frees what an AFU that ignored its
+	 * reset was left (dfl-reset.c), and an IOMMU in lazy mode may still
+	 * translate for a while after the unmap.  The resets are polled.
+	 */
+	/* The VFs go first; their ports back to the PF, as upstream leaves them */
+	fpga_dfl_pci_sriov_configure(pdev, 0);
+	pci_clear_master(pdev);
+	fpga_dfl_pci_remove_cards(fp);
+	if (fp->num_irqs)
+		pci_free_irq_vectors(pdev);
 }
 
 static struct pci_driver fpga_dfl_pci_driver = {

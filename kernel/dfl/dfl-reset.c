@@ -304,6 +304,27 @@ void fpga_dfl_port_abandon_coherent(struct fpga_dfl_device *fdev, size_t size,
 EXPORT_SYMBOL_GPL(fpga_dfl_port_abandon_coherent);
 
 /**
+ * fpga_dfl_port_has_abandoned() - whether a port's place keeps abandoned DMA
+ * @card: the card
+ * @port_num: the port's number on it
+ *
+ * For a port with no device (released): SR-IOV gives it no VF meanwhile.
+ */
+bool fpga_dfl_port_has_abandoned(struct fpga_dfl_card *card,
+				 unsigned int port_num)
+{
+	struct list_head *list = fpga_dfl_abandoned_of(card, port_num);
+	bool busy;
+
+	if (!list)
+		return false;
+	mutex_lock(&card->abandon_lock);
+	busy = !list_empty(list);
+	mutex_unlock(&card->abandon_lock);
+	return busy;
+}
+
+/**
  * fpga_dfl_port_check_abandoned() - may the port take a new user?
  * @fdev: the port, bound
  *
@@ -314,16 +335,7 @@ EXPORT_SYMBOL_GPL(fpga_dfl_port_abandon_coherent);
  */
 int fpga_dfl_port_check_abandoned(struct fpga_dfl_device *fdev)
 {
-	struct fpga_dfl_card *card = fdev->card;
-	struct list_head *list = fpga_dfl_abandoned_of(card, fdev->port_num);
-	bool busy;
-
-	if (!list)
-		return 0;
-	mutex_lock(&card->abandon_lock);
-	busy = !list_empty(list);
-	mutex_unlock(&card->abandon_lock);
-	if (!busy)
+	if (!fpga_dfl_port_has_abandoned(fdev->card, fdev->port_num))
 		return 0;
 	dev_warn_ratelimited(&fdev->dev,
 			     "refused: an earlier user's DMA is still mapped for an AFU that did not stop; a reset of the port that succeeds releases it (write 1 to its reset, fpgactl reset, or program the port)\n");

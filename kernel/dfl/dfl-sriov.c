@@ -60,7 +60,9 @@ static unsigned int fpga_dfl_released_places(struct fpga_dfl_card *card,
  * Context: process context; takes the card's lock.
  * Return: 0; -EINVAL @num_vfs is not the number of released ports (or is
  * 0); -ENODEV the card has no FME or is going away; -EBUSY VFs are
- * enabled already; -EINTR killed while waiting for the lock.
+ * enabled already, or a released port keeps DMA an earlier user left for
+ * an AFU that did not stop (dfl-reset.c); -EINTR killed while waiting for
+ * the lock.
  */
 int fpga_dfl_card_sriov_enable(struct fpga_dfl_card *card,
 			       unsigned int num_vfs)
@@ -84,6 +86,16 @@ int fpga_dfl_card_sriov_enable(struct fpga_dfl_card *card,
 			 "%u VFs asked for, %u ports released: they must match\n",
 			 num_vfs, n);
 		ret = -EINVAL;
+		goto out_unlock;
+	}
+	/* A VF's user drives the AFU: not over an earlier user's DMA */
+	for (k = 0; k < n; k++) {
+		if (!fpga_dfl_port_has_abandoned(card, card->port_num[places[k]]))
+			continue;
+		dev_warn(card->info.parent,
+			 "port %u: an earlier user's DMA is still mapped for an AFU that did not stop: assign the port and reset it first\n",
+			 card->port_num[places[k]]);
+		ret = -EBUSY;
 		goto out_unlock;
 	}
 	for (k = 0; k < n; k++) {
@@ -220,6 +232,9 @@ int fpga_dfl_card_vf_sftrst(struct fpga_dfl_card *card, unsigned int vf,
 	if (reset)
 		fpga_dfl_nl_notify_vf_reset(card->id, port_num, true, 0);
 	ret = fpga_dfl_port_hdr_sftrst(hdr, card->info.parent, reset);
+	/* The AFU acknowledged: it is stopped, what it was left can go */
+	if (reset && !ret)
+		fpga_dfl_port_release_abandoned(card, port_num, "reset");
 	if (!reset)
 		fpga_dfl_nl_notify_vf_reset(card->id, port_num, false, ret);
 	return ret;

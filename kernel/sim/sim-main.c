@@ -385,8 +385,7 @@ err_put:
 static void fpga_sim_destroy(struct fpga_sim_entry *entry)
 {
 	list_del(&entry->node);
-	fpga_sim_pci_vfs_off(entry->sim);
-	fpga_sim_card_unplug(entry->sim);
+	fpga_sim_pci_unplug(entry->sim);
 	fpga_sim_pci_del(entry->sim);
 	device_unregister(&entry->sim->dev);
 	kfree(entry);

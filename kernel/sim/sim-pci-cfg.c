@@ -45,7 +45,7 @@ static u32 fpga_sim_pci_get(const u8 *cfg, size_t cfg_size, int ofs, int len)
 
 	for (i = 0; i < len; i++)
 		if (ofs + i < cfg_size)
-			v |= cfg[ofs + i] << (8 * i);
+			v |= (u32)cfg[ofs + i] << (8 * i);
 	return v;
 }
 

@@ -273,22 +273,6 @@ static int fpga_sim_pci_probe(struct pci_dev *pdev,
 	return 0;
 }
 
-/*
- * The function is going: through sysfs "remove" (the card's surprise
- * removal), or from fpga_sim_pci_del() (the card's DFL is gone already).
- * The card device and its slot stay until the card is deleted.
- */
-static void fpga_sim_pci_remove(struct pci_dev *pdev)
-{
-	struct fpga_sim *sim = pci_get_drvdata(pdev);
-
-	/* The VFs go first, as on a PAC/OFS card: they present its ports */
-	pci_disable_sriov(pdev);
-	fpga_sim_card_unplug(sim);
-	fpga_sim_pci_slot_set(PCI_SLOT(pdev->devfn), sim, true);
-	sysfs_remove_link(&sim->dev.kobj, "pci_function");
-}
-
 /* The card's core state, under its card_lock: upstream's rule, dfl-sriov.c */
 static int fpga_sim_pci_sriov_card(struct fpga_sim *sim, unsigned int num_vfs)
 {
@@ -331,20 +315,42 @@ static int fpga_sim_pci_sriov_configure(struct pci_dev *pdev, int num_vfs)
 	return num_vfs;
 }
 
-/**
- * fpga_sim_pci_vfs_off() - disable @sim's VFs, before its card goes
- * @sim: the card, being deleted
+/*
+ * The function is going: through sysfs "remove" (the card's surprise
+ * removal), or from fpga_sim_pci_del() (the card's DFL is gone already).
+ * The card device and its slot stay until the card is deleted.
  */
-void fpga_sim_pci_vfs_off(struct fpga_sim *sim)
+static void fpga_sim_pci_remove(struct pci_dev *pdev)
+{
+	struct fpga_sim *sim = pci_get_drvdata(pdev);
+
+	/* The VFs go first, as on a PAC/OFS card: they present its ports */
+	fpga_sim_pci_sriov_configure(pdev, 0);
+	fpga_sim_card_unplug(sim);
+	fpga_sim_pci_slot_set(PCI_SLOT(pdev->devfn), sim, true);
+	sysfs_remove_link(&sim->dev.kobj, "pci_function");
+}
+
+/**
+ * fpga_sim_pci_unplug() - take the card down, its VFs first: its deletion
+ * @sim: the card
+ *
+ * Under the function's device lock, which sriov_numvfs takes too: no VF
+ * can be enabled between the VFs' going and the card's.
+ */
+void fpga_sim_pci_unplug(struct fpga_sim *sim)
 {
 	struct pci_dev *pdev = sim->pdev;
 
-	if (!pdev)
+	if (!pdev) {
+		fpga_sim_card_unplug(sim);
 		return;
+	}
 	device_lock(&pdev->dev);
 	/* Not if the function was removed: its removal did it */
 	if (pdev->dev.driver == &fpga_sim_pci_driver.driver)
 		fpga_sim_pci_sriov_configure(pdev, 0);
+	fpga_sim_card_unplug(sim);
 	device_unlock(&pdev->dev);
 }
 

@@ -9,12 +9,13 @@
 #include <linux/pci.h>
 #include <linux/types.h>
 
+#include <fpga-suite/sim-vf.h>
 #include "sim.h"
 
 /* Our ids, no vendor's: a card's PF, and its VFs */
 #define FPGA_SIM_PCI_VENDOR		0x0000
 #define FPGA_SIM_PCI_DEVICE		0xd5f1
-#define FPGA_SIM_PCI_VF_DEVICE		0xd5f2
+#define FPGA_SIM_PCI_VF_DEVICE		FPGA_SIM_VF_DEVICE
 
 /* What a function answers: the header, its PCIe capability, SR-IOV's */
 #define FPGA_SIM_PCI_CAP_EXP		0x40

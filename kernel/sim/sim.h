@@ -345,7 +345,7 @@ int fpga_sim_pci_init(void);
 void fpga_sim_pci_exit(void);
 void fpga_sim_pci_add(struct fpga_sim *sim);
 void fpga_sim_pci_del(struct fpga_sim *sim);
-void fpga_sim_pci_vfs_off(struct fpga_sim *sim);
+void fpga_sim_pci_unplug(struct fpga_sim *sim);
 
 /* sim-irq.c */
 int fpga_sim_irq_init(struct fpga_sim *sim);

@@ -19,11 +19,12 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include <fpga-suite/sim-vf.h>
 #include "fpga-compat.h"
 #include "fpga-vfio.h"
 
-#define FPGA_VFIO_VENDOR		0x0000
-#define FPGA_VFIO_DEVICE		0xd5f2
+#define FPGA_VFIO_VENDOR		FPGA_SIM_VF_VENDOR
+#define FPGA_VFIO_DEVICE		FPGA_SIM_VF_DEVICE
 /* Base class 0x12, processing accelerator (PCI Code and ID Assignment) */
 #define FPGA_VFIO_CLASS			0x120000
 #define FPGA_VFIO_REVISION		0x01

@@ -57,7 +57,11 @@ void fpga_vfio_msix_off(struct fpga_vfio *fv)
 	mutex_unlock(&fv->lock);
 }
 
-/* An eventfd per vector from @fds (-1: none), all or nothing */
+/*
+ * An eventfd per vector from @fds (-1: none).  A bad eventfd changes
+ * nothing; a vector whose irq cannot be had stops there, the vectors
+ * before it bound, the rest untouched (their eventfds put).
+ */
 static int fpga_vfio_msix_eventfds(struct fpga_vfio *fv, unsigned int start,
 				   unsigned int count, const s32 *fds)
 {
@@ -81,7 +85,6 @@ static int fpga_vfio_msix_eventfds(struct fpga_vfio *fv, unsigned int start,
 				eventfd_ctx_put(ctx[i]);
 			continue;
 		}
-		/* A vector whose irq cannot be had is left unbound */
 		ret = fpga_vfio_msix_bind(fv, start + i, ctx[i]);
 	}
 	mutex_unlock(&fv->lock);

@@ -47,6 +47,7 @@ static int fpga_vfio_open_device(struct vfio_device *vdev)
 static void fpga_vfio_close_device(struct vfio_device *vdev)
 {
 	struct fpga_vfio *fv = to_fpga_vfio(vdev);
+	struct eventfd_ctx *req;
 
 	fpga_vfio_msix_off(fv);
 	fpga_vfio_reset(fv);
@@ -54,10 +55,11 @@ static void fpga_vfio_close_device(struct vfio_device *vdev)
 	fpga_vfio_config_init(fv);
 	mutex_unlock(&fv->lock);
 	spin_lock(&fv->req_lock);
-	if (fv->req_trigger)
-		eventfd_ctx_put(fv->req_trigger);
+	req = fv->req_trigger;
 	fv->req_trigger = NULL;
 	spin_unlock(&fv->req_lock);
+	if (req)
+		eventfd_ctx_put(req);
 }
 
 static ssize_t fpga_vfio_rw(struct fpga_vfio *fv, char __user *buf,
@@ -242,28 +244,23 @@ static long fpga_vfio_get_irq_info(struct fpga_vfio *fv, unsigned long arg)
 	return copy_to_user((void __user *)arg, &info, minsz) ? -EFAULT : 0;
 }
 
-/* REQ's trigger: an eventfd (-1: none), or a loopback of it */
+/*
+ * REQ's trigger, as vfio-pci takes it: DATA_NONE with count 0 unbinds it,
+ * one eventfd (-1: none) binds it, DATA_NONE or a true DATA_BOOL fires it
+ */
 static int fpga_vfio_set_req(struct fpga_vfio *fv, struct vfio_irq_set *hdr,
 			     void __user *data)
 {
 	struct eventfd_ctx *ctx = NULL, *old;
 	s32 fd;
+	u8 fire;
 
 	if ((hdr->flags & VFIO_IRQ_SET_ACTION_TYPE_MASK) !=
 	    VFIO_IRQ_SET_ACTION_TRIGGER)
 		return -EINVAL;
-	if (!(hdr->flags & VFIO_IRQ_SET_DATA_EVENTFD)) {
-		/* DATA_NONE with count 0 disables, else it fires */
-		if (!hdr->count && (hdr->flags & VFIO_IRQ_SET_DATA_NONE)) {
-			ctx = NULL;
-		} else {
-			spin_lock(&fv->req_lock);
-			if (fv->req_trigger)
-				fpga_eventfd_signal(fv->req_trigger);
-			spin_unlock(&fv->req_lock);
-			return 0;
-		}
-	} else {
+	if (!hdr->count && !(hdr->flags & VFIO_IRQ_SET_DATA_NONE))
+		return -EINVAL;
+	if (hdr->flags & VFIO_IRQ_SET_DATA_EVENTFD) {
 		if (copy_from_user(&fd, data, sizeof(fd)))
 			return -EFAULT;
 		if (fd >= 0) {
@@ -273,6 +270,17 @@ static int fpga_vfio_set_req(struct fpga_vfio *fv, struct vfio_irq_set *hdr,
 		} else if (fd != -1) {
 			return -EINVAL;
 		}
+	} else if (hdr->count) {
+		if ((hdr->flags & VFIO_IRQ_SET_DATA_BOOL) &&
+		    copy_from_user(&fire, data, sizeof(fire)))
+			return -EFAULT;
+		if ((hdr->flags & VFIO_IRQ_SET_DATA_BOOL) && !fire)
+			return 0;
+		spin_lock(&fv->req_lock);
+		if (fv->req_trigger)
+			fpga_eventfd_signal(fv->req_trigger);
+		spin_unlock(&fv->req_lock);
+		return 0;
 	}
 	spin_lock(&fv->req_lock);
 	old = fv->req_trigger;
@@ -470,7 +478,7 @@ static void fpga_vfio_remove(struct pci_dev *pdev)
 }
 
 static const struct pci_device_id fpga_vfio_ids[] = {
-	{ PCI_DEVICE(0x0000, 0xd5f2) },	/* the simulated card's VF */
+	{ PCI_DEVICE(FPGA_SIM_VF_VENDOR, FPGA_SIM_VF_DEVICE) },
 	{ }
 };
 MODULE_DEVICE_TABLE(pci, fpga_vfio_ids);

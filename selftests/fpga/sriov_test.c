@@ -12,6 +12,7 @@
 #include <linux/fpga-dfl.h>
 
 #include "kselftest_harness.h"
+#include "nlb_util.h"
 #include "sim_util.h"
 
 #define PCI_DEVICES	"/sys/bus/pci/devices"
@@ -62,7 +63,7 @@ FIXTURE_TEARDOWN(vf)
 		close(self->fme);
 	}
 	sim_del(self->card);
-	run_cmd("modprobe -r fpga_port fpga_fme fpga_sim fpga_dfl_pci fpga_dfl");
+	run_cmd("modprobe -r fpga_vfio fpga_port fpga_fme fpga_sim fpga_dfl_pci fpga_dfl");
 }
 
 static int numvfs(FIXTURE_DATA(vf) *self, const char *n)
@@ -205,6 +206,51 @@ TEST_F(vf, vfs_go_with_the_card)
 	/* The FME is gone with the card: nothing to assign */
 	close(self->fme);
 	self->fme = -1;
+}
+
+/*
+ * A port whose last user's DMA is still mapped for an AFU that did not
+ * stop goes to no VF: the VF's user would drive that AFU.  Root clears it
+ * as for a new user on the host: assign the port, reset it.
+ */
+TEST_F(vf, no_vf_over_abandoned_dma)
+{
+	char ack[128], path[128], name[32];
+	struct dma_buf b = { 0 };
+	int num, fd;
+
+	ASSERT_EQ(0, run_cmd("modprobe fpga_port"));
+	num = sim_port_by_id(self->card, 1);
+	ASSERT_GE(num, 0);
+	snprintf(name, sizeof(name), "fpga-port.%d", num);
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	fd = open(path, O_RDWR);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, dma_buf_alloc(fd, 4096, &b));
+	/* The port's driver goes while the card ignores resets */
+	snprintf(ack, sizeof(ack), SIM_BUS "/devices/fpga_sim%u/fail_reset_ack",
+		 self->card);
+	ASSERT_EQ(0, sysfs_write(ack, "1"));
+	EXPECT_EQ(0, sysfs_write("/sys/bus/fpga_dfl/drivers/fpga_port/unbind", name));
+	EXPECT_EQ(0, sysfs_write(ack, "0"));
+	close(fd);
+	munmap(b.va, b.len);
+
+	ASSERT_EQ(0, release(self, 1));
+	EXPECT_EQ(-EBUSY, numvfs(self, "1"));
+	EXPECT_EQ(0, pf_attr(self, "sriov_numvfs"));
+
+	/* Assigned back (its driver binds again) and reset: the VF may have it */
+	ASSERT_EQ(0, ioctl(self->fme, DFL_FPGA_FME_PORT_ASSIGN, &(int){ 1 }));
+	self->released = -1;
+	num = sim_port_by_id(self->card, 1);
+	ASSERT_GE(num, 0);
+	snprintf(path, sizeof(path), DFL_DEVICES "/fpga-port.%d/reset", num);
+	ASSERT_EQ(0, sysfs_write(path, "1"));
+	ASSERT_EQ(0, release(self, 1));
+	EXPECT_EQ(0, numvfs(self, "1"));
+	EXPECT_EQ(0, numvfs(self, "0"));
+	run_cmd("modprobe -r fpga_port");
 }
 
 /* upstream's name, for OPAE's admin tools, where upstream's is absent */

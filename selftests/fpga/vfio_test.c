@@ -387,6 +387,11 @@ TEST_F(vf, bad_calls)
 	s.fd = -2;
 	EXPECT_EQ(-1, ioctl(self->dev, VFIO_DEVICE_SET_IRQS, &s));
 	EXPECT_EQ(EINVAL, errno);
+	/* An eventfd for no interrupt: count 0 is only for DATA_NONE */
+	s.fd = -1;
+	s.set.count = 0;
+	EXPECT_EQ(-1, ioctl(self->dev, VFIO_DEVICE_SET_IRQS, &s));
+	EXPECT_EQ(EINVAL, errno);
 
 	/* Past the configuration space, a region that is not there */
 	EXPECT_EQ(-1, pread(self->dev, &v, 4, OFS(VFIO_PCI_CONFIG_REGION_INDEX) + 4094));

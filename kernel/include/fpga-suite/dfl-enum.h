@@ -123,6 +123,8 @@ void fpga_dfl_card_discard(struct fpga_dfl_card *card);
 void fpga_dfl_port_release_abandoned(struct fpga_dfl_card *card,
 				     unsigned int port_num, const char *why);
 void fpga_dfl_card_release_abandoned(struct fpga_dfl_card *card);
+bool fpga_dfl_port_has_abandoned(struct fpga_dfl_card *card,
+				 unsigned int port_num);
 
 /* dfl-sriov.c: VFs hold ports, which are not assigned back meanwhile */
 bool fpga_dfl_card_vfs_enabled(struct fpga_dfl_card *card);

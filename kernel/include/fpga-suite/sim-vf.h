@@ -6,6 +6,10 @@
 #ifndef _FPGA_SUITE_SIM_VF_H
 #define _FPGA_SUITE_SIM_VF_H
 
+/* A simulated card's VF: our ids, no vendor's (sim-pci-cfg.c) */
+#define FPGA_SIM_VF_VENDOR	0x0000
+#define FPGA_SIM_VF_DEVICE	0xd5f2
+
 struct fpga_dfl_card;
 struct pci_dev;
 
